@@ -1,0 +1,319 @@
+"""The one analysis: a file's text (or flake8's tree) in, a :class:`FileReport` out.
+
+Every front end calls :func:`analyze_source` (flake8 passes the tree it already
+has) or :func:`analyze_paths`; none computes a metric or a severity itself.
+Metric values come from the plugin hooks, rules from the catalogue, limits from the
+settings, suppressions from comments.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Iterable, Mapping, Optional, Sequence, Union
+
+import pluggy
+
+from .catalogue import SUPPRESSION, Rule
+from .config import Settings
+from .discovery import SourceFile, discover
+from .errors import SourceError
+from .identity import fingerprint, unit_hash
+from .plugins import get_plugin_manager, known_rules
+from .roles import resolve_role
+from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
+from .suppressions import Suppression, parse_suppressions
+from .thresholds import RED, severity
+
+__all__ = [
+    "Violation",
+    "UnitReport",
+    "FileReport",
+    "AnalysisResult",
+    "analyze_source",
+    "analyze_file",
+    "analyze_paths",
+]
+
+MetricValues = Mapping[str, Optional[float]]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One rule broken by one unit (or file) in one run."""
+
+    rule: Rule
+    path: str
+    line: int
+    unit: Optional[str]
+    unit_key: Optional[str]
+    actual: float
+    limit: Optional[float]
+    severity: str
+    role: str
+    fingerprint: str
+    unit_hash: str
+    detail: Optional[str] = None
+
+    @property
+    def code(self) -> str:
+        return self.rule.code
+
+    @property
+    def message(self) -> str:
+        return self.rule.message(self.unit, self.actual, self.limit, self.detail)
+
+    @property
+    def text(self) -> str:
+        """``LAD102 cognitive complexity of 'f' is 22 (> 15)``: flake8's message form."""
+        return f"{self.rule.code} {self.message}"
+
+    @property
+    def delta(self) -> Optional[float]:
+        return None if self.limit is None else round(self.actual - self.limit, 2)
+
+
+@dataclass(frozen=True)
+class UnitReport:
+    """Metrics of one unit."""
+
+    name: str
+    key: str
+    line: int
+    end_line: int
+    metrics: MetricValues
+    is_test: bool = False
+    is_public: bool = True
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """Everything the analysis found in one file; ``skipped`` holds the reason it was not analysed."""
+
+    path: str
+    role: str
+    metrics: MetricValues = field(default_factory=lambda: MappingProxyType({}))
+    units: tuple[UnitReport, ...] = ()
+    violations: tuple[Violation, ...] = ()
+    suppressed: tuple[Violation, ...] = ()
+    skipped: Optional[str] = None
+
+    @property
+    def red(self) -> tuple[Violation, ...]:
+        return tuple(v for v in self.violations if v.severity == RED)
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """The reports of a set of files, in path order."""
+
+    files: tuple[FileReport, ...]
+
+    @property
+    def analysed(self) -> tuple[FileReport, ...]:
+        return tuple(f for f in self.files if f.skipped is None)
+
+    @property
+    def skipped(self) -> tuple[FileReport, ...]:
+        return tuple(f for f in self.files if f.skipped is not None)
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return tuple(v for f in self.files for v in f.violations)
+
+
+def _merge(results: Iterable[Optional[MetricValues]]) -> dict[str, Optional[float]]:
+    merged: dict[str, Optional[float]] = {}
+    for result in reversed(list(results)):  # registration order: first plugin wins
+        for name, value in (result or {}).items():
+            merged.setdefault(name, value)
+    return merged
+
+
+def _suppressions(source: ParsedSource, rules: Sequence[Rule]) -> dict[int, list[Suppression]]:
+    if not source.comments:
+        return {}
+    names: dict[str, str] = {}
+    for rule in rules:
+        names[rule.code] = rule.code
+        names[rule.key] = rule.code
+    by_line: dict[int, list[Suppression]] = {}
+    for line, comment in source.comments.items():
+        found = parse_suppressions(comment, line, names)
+        if found:
+            by_line[line] = found
+    return by_line
+
+
+def _header_lines(tree: ast.Module) -> int:
+    """Last line of the module header (before the first statement that is not a docstring)."""
+    body = tree.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return (body[0].lineno - 1) if body else 10**9
+
+
+class _Judge:
+    """Turns metric values into violations for one file."""
+
+    def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule]) -> None:
+        self.source = source
+        self.settings = settings
+        self.rules = rules
+        self.found: list[Violation] = []
+        self.suppressed: list[Violation] = []
+        self.by_line = _suppressions(source, rules)
+        self.header = _header_lines(source.tree)
+        self._hashes: dict[int, str] = {}
+
+    def _hash(self, node: ast.AST) -> str:
+        key = id(node)
+        if key not in self._hashes:
+            self._hashes[key] = unit_hash(node)
+        return self._hashes[key]
+
+    def _active(self, lines: Iterable[int]) -> list[Suppression]:
+        return [s for line in lines for s in self.by_line.get(line, ())]
+
+    def add(self, rule: Rule, unit: Optional[Unit], value: float, limit: Optional[float], sev: str,
+            *, line: Optional[int] = None, detail: Optional[str] = None) -> None:
+        path = self.source.path
+        node = unit.node if unit else self.source.tree
+        violation = Violation(
+            rule=rule,
+            path=path,
+            line=line or (unit.line if unit else 1),
+            unit=unit.name if unit else None,
+            unit_key=unit.key if unit else None,
+            actual=value,
+            limit=limit,
+            severity=sev,
+            role=self.source.role,
+            fingerprint=fingerprint(path, unit.key if unit else None, rule.key),
+            unit_hash=self._hash(node),
+            detail=detail,
+        )
+        if unit is not None:
+            lines: Iterable[int] = (unit.line,)
+        else:
+            lines = [1] + [n for n in self.by_line if n <= self.header]
+        if rule.kind != "meta" and any(s.covers(rule.code) for s in self._active(lines)):
+            self.suppressed.append(violation)
+        else:
+            self.found.append(violation)
+
+    def judge(self, rule: Rule, unit: Optional[Unit], metrics: MetricValues) -> None:
+        if rule.metric is None or rule.kind not in ("max", "min"):
+            return
+        if rule.scope == "exported-unit" and (unit is None or not unit.is_public):
+            return
+        value = metrics.get(rule.metric)
+        limit = self.settings.limit(self.source.role, rule.key)
+        sev = severity(rule, value, limit, self.settings.yellow_ratio)
+        if sev is not None and value is not None:
+            self.add(rule, unit, value, limit, sev)
+
+    def report_bad_suppressions(self, units: Sequence[Unit]) -> None:
+        by_def_line = {u.line: u for u in units}
+        for line in sorted(self.by_line):
+            for sup in self.by_line[line]:
+                if sup.problem:
+                    self.add(SUPPRESSION, by_def_line.get(line), 1, None, RED, line=line, detail=sup.problem)
+
+
+def analyze_source(
+    source: Union[str, bytes],
+    path: str,
+    settings: Settings,
+    *,
+    tree: Optional[ast.Module] = None,
+    test_names: Optional[frozenset[str]] = None,
+    pm: Optional[pluggy.PluginManager] = None,
+) -> FileReport:
+    """Analyse one file. ``path`` is its POSIX path relative to the project root.
+
+    ``tree`` is an already parsed module of exactly this text (flake8 hands us one),
+    so it is not parsed again. Problems with the file itself come back as a
+    report with ``skipped`` set, never as an exception.
+    """
+    role = "app"
+    try:
+        text = decode(source, path) if isinstance(source, bytes) else source
+        comments = read_comments(text)
+        role = resolve_role(path, text, comments, settings)
+        if role in settings.skip_roles:
+            return FileReport(path, role, skipped=f"role {role!r} is skipped (skip_roles)")
+        if tree is None:
+            tree = parse(text, path)
+        return _analyze(text, path, role, comments, tree, settings, test_names, pm)
+    except SourceError as exc:
+        return FileReport(path, role, skipped=str(exc))
+    except (RecursionError, MemoryError) as exc:
+        return FileReport(path, role, skipped=f"{path}: too large or deeply nested to analyse ({type(exc).__name__})")
+
+
+def _analyze(
+    text: str,
+    path: str,
+    role: str,
+    comments: Mapping[int, str],
+    tree: ast.Module,
+    settings: Settings,
+    test_names: Optional[frozenset[str]],
+    pm: Optional[pluggy.PluginManager],
+) -> FileReport:
+    pm = pm or get_plugin_manager()
+    rules = known_rules(pm)
+    units = find_units(tree, path, role, test_names)
+    source = ParsedSource(path, text, text.splitlines(), tree, role, comments, units)
+    judge = _Judge(source, settings, rules)
+    unit_reports = []
+    hook = pm.hook
+    for unit in units:
+        metrics = _merge(hook.ladder_unit_metrics(unit=unit, source=source))
+        unit_reports.append(
+            UnitReport(
+                unit.name, unit.key, unit.line, unit.end_line, MappingProxyType(metrics), unit.is_test, unit.is_public
+            )
+        )
+        for rule in rules:
+            if rule.scope != "file":
+                judge.judge(rule, unit, metrics)
+    file_metrics = _merge(hook.ladder_file_metrics(source=source))
+    for rule in rules:
+        if rule.scope == "file":
+            judge.judge(rule, None, file_metrics)
+    judge.report_bad_suppressions(units)
+    order = {rule.code: i for i, rule in enumerate(rules)}
+    found = sorted(judge.found, key=lambda v: (v.line, order.get(v.code, 0)))
+    return FileReport(
+        path,
+        role,
+        MappingProxyType(file_metrics),
+        tuple(unit_reports),
+        tuple(found),
+        tuple(judge.suppressed),
+    )
+
+
+def analyze_file(file: SourceFile, settings: Settings, *, pm: Optional[pluggy.PluginManager] = None) -> FileReport:
+    """Read and analyse one discovered file; unreadable files come back skipped."""
+    try:
+        data = file.path.read_bytes()
+    except OSError as exc:
+        return FileReport(file.rel, "app", skipped=f"{file.rel}: cannot be read: {exc.strerror or exc}")
+    return analyze_source(data, file.rel, settings, pm=pm)
+
+
+def analyze_paths(
+    paths: Sequence[Union[str, Path]],
+    settings: Settings,
+    *,
+    cwd: Optional[Path] = None,
+    pm: Optional[pluggy.PluginManager] = None,
+) -> AnalysisResult:
+    """Discover and analyse the Python files under ``paths`` (relative to ``cwd``)."""
+    files = discover([str(p) for p in paths], settings, cwd=cwd)
+    return AnalysisResult(tuple(analyze_file(f, settings, pm=pm) for f in files))

@@ -1,0 +1,204 @@
+"""The one catalogue of rule codes, rule keys, families, scopes and messages.
+
+Nothing else in the code base spells a ``LADxxx`` code: front ends, reports and the
+documentation generator all look rules up here. Third-party plugins contribute their
+own :class:`Rule` objects through the ``ladder_rules`` hook.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping, Optional
+
+__all__ = [
+    "Rule",
+    "RULES",
+    "ROLES",
+    "GATE",
+    "SUPPRESSION",
+    "rule_by_code",
+    "rule_by_key",
+    "lookup",
+]
+
+ROLES = ("app", "test", "library", "script", "generated", "vendor")
+
+Limit = Optional[float]
+
+
+def _limits(app: Limit, test: Limit, library: Limit, script: Limit) -> Mapping[str, Limit]:
+    """Per-role defaults; generated and vendor code share app's (they are skipped by default)."""
+    return MappingProxyType(
+        {
+            "app": app,
+            "test": test,
+            "library": library,
+            "script": script,
+            "generated": app,
+            "vendor": app,
+        }
+    )
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: a metric compared with a per-role limit.
+
+    ``kind`` is ``"max"`` (violated above the limit, yellow from ``yellow_ratio`` x
+    limit), ``"min"`` (violated below the limit) or ``"meta"`` (raised by the
+    analysis itself, not a threshold). ``metric`` names the unit or file metric the
+    rule reads; a unit whose metric is ``None`` is not subject to the rule.
+    """
+
+    code: str
+    key: str
+    family: str
+    scope: str
+    metric: Optional[str]
+    kind: str
+    what: str
+    summary: str
+    reference: str
+    defaults: Mapping[str, Limit] = field(default_factory=lambda: _limits(None, None, None, None))
+    source: str = "built-in-metric"
+
+    def message(
+        self, unit: Optional[str], actual: float, limit: Optional[float], detail: Optional[str] = None
+    ) -> str:
+        """The human message, without the code: names the unit, the value and the limit."""
+        value = _number(actual)
+        if self.kind == "meta":
+            return f"{self.what} on {_subject(unit)}" + (f": {detail}" if detail else "")
+        if self.kind == "min":
+            return f"{self.what} of {_subject(unit)} is {value} (< {_number(limit)})"
+        if limit is not None and actual <= limit:  # yellow band: close to the limit, not over
+            return f"{self.what} of {_subject(unit)} is {value} (limit {_number(limit)})"
+        return f"{self.what} of {_subject(unit)} is {value} (> {_number(limit)})"
+
+
+def _subject(unit: Optional[str]) -> str:
+    return f"'{unit}'" if unit else "the file"
+
+
+def _number(value: Optional[float]) -> str:
+    if value is None:
+        return "-"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}"
+
+
+_CC = "https://radon.readthedocs.io/en/latest/intro.html#cyclomatic-complexity"
+_SONAR = "https://www.sonarsource.com/resources/cognitive-complexity/"
+_ABC = "https://docs.rubocop.org/rubocop/cops_metrics.html#metricsabcsize"
+_DOC = "docs/metrics.md"
+
+_BUILTIN = (
+    Rule(
+        "LAD001", "suppression", "meta", "unit", None, "meta",
+        "invalid suppression",
+        "A '# ladder: ignore[...]' comment must name known rules and give a reason "
+        "after the brackets; otherwise it suppresses nothing and is reported itself.",
+        "README.md#suppressing",
+    ),
+    Rule(
+        "LAD101", "cyclomatic_max", "complexity", "unit", "cyclomatic", "max",
+        "cyclomatic complexity",
+        "McCabe cyclomatic complexity: 1 + decision points, computed by radon.",
+        _CC, _limits(10, 5, 10, 15),
+    ),
+    Rule(
+        "LAD102", "cognitive_max", "complexity", "unit", "cognitive", "max",
+        "cognitive complexity",
+        "SonarSource cognitive complexity: breaks in linear flow, weighted by nesting.",
+        _SONAR, _limits(15, 8, 15, 25),
+    ),
+    Rule(
+        "LAD103", "abc_max", "complexity", "unit", "abc", "max",
+        "ABC size",
+        "sqrt(A^2 + B^2 + C^2) of assignments, branches (calls) and conditions, "
+        "counted as RuboCop Metrics/AbcSize counts.",
+        _ABC, _limits(17, 25, 17, 30),
+    ),
+    Rule(
+        "LAD104", "function_lines_max", "size", "unit", "function_lines", "max",
+        "body length in lines",
+        "Non-blank, non-comment lines of the body, docstring excluded.",
+        _DOC, _limits(50, 60, 50, 100),
+    ),
+    Rule(
+        "LAD105", "params_max", "interface", "unit", "params", "max",
+        "number of parameters",
+        "Named parameters (positional-only, ordinary, keyword-only); self/cls and "
+        "*args/**kwargs excluded.",
+        _DOC, _limits(5, 8, 5, 8),
+    ),
+    Rule(
+        "LAD106", "nesting_max", "complexity", "unit", "nesting", "max",
+        "nesting depth",
+        "Deepest nesting of control blocks (if, for, while, try, with, match).",
+        _DOC, _limits(4, 3, 4, 5),
+    ),
+    Rule(
+        "LAD107", "file_lines_max", "size", "file", "file_lines", "max",
+        "file length in lines",
+        "Physical lines in the file.",
+        _DOC, _limits(1000, 1500, 1000, 2000),
+    ),
+    Rule(
+        "LAD108", "min_assertions", "test-quality", "unit", "assertions", "min",
+        "number of assertions",
+        "Assertions in a test function: assert statements, pytest.raises/warns/"
+        "deprecated_call, unittest assert*/fail* and mock assert_* calls.",
+        _DOC, _limits(None, 1, None, None),
+    ),
+    Rule(
+        "LAD111", "exported_params_max", "interface", "exported-unit", "params", "max",
+        "number of parameters of public API",
+        "Parameters of a public unit in library code (stricter than params_max).",
+        _DOC, _limits(None, None, 4, None),
+    ),
+    Rule(
+        "LAD112", "exported_cyclomatic_max", "complexity", "exported-unit", "cyclomatic", "max",
+        "cyclomatic complexity of public API",
+        "Cyclomatic complexity of a public unit in library code.",
+        _CC, _limits(None, None, 8, None),
+    ),
+    Rule(
+        "LAD113", "exported_lines_max", "size", "exported-unit", "function_lines", "max",
+        "body length of public API",
+        "Body lines of a public unit in library code.",
+        _DOC, _limits(None, None, 40, None),
+    ),
+)
+
+GATE = Rule(
+    "LAD900", "recurring_hotspot", "gate", "unit", None, "meta",
+    "recurring hotspot",
+    "This violation kept coming back on code that kept being edited: it crossed "
+    "the hotspot threshold (recurrence.hotspot_min_count occurrences on "
+    "recurrence.hotspot_min_days distinct days).",
+    "README.md#the-recurrence-gate",
+)
+
+SUPPRESSION = _BUILTIN[0]
+
+#: Built-in rules by code, in catalogue order (plugins add theirs at run time).
+RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE,)})
+_BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in RULES.values()})
+
+
+def rule_by_code(code: str) -> Rule:
+    """The built-in rule with this code; ``KeyError`` if there is none."""
+    return RULES[code.upper()]
+
+
+def rule_by_key(key: str) -> Rule:
+    """The built-in rule with this key; ``KeyError`` if there is none."""
+    return _BY_KEY[key]
+
+
+def lookup(name: str) -> Optional[Rule]:
+    """Find a built-in rule by code (``LAD102``) or key (``cognitive_max``)."""
+    return RULES.get(name.upper()) or _BY_KEY.get(name)

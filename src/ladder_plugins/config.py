@@ -1,0 +1,369 @@
+"""``[tool.ladder]`` in pyproject.toml: project root discovery, validation, settings.
+
+One source of configuration for every front end. Settings are frozen; front ends
+apply their command-line overrides with :meth:`Settings.replace`. Every error names
+the file, the key and what is expected, so the user can fix it without reading code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Optional, Union
+
+from .catalogue import ROLES, Rule
+from .errors import ConfigError
+
+__all__ = [
+    "MODES",
+    "COUNT_MODES",
+    "RecurrenceSettings",
+    "HistorySettings",
+    "Settings",
+    "find_root",
+    "load_settings",
+    "read_pyproject",
+]
+
+MODES = ("advisory", "recurrence", "strict")
+COUNT_MODES = ("edits", "runs")
+DEFAULT_SKIP_ROLES = ("generated", "vendor")
+
+Thresholds = Mapping[str, Mapping[str, Optional[float]]]
+
+
+@dataclass(frozen=True)
+class RecurrenceSettings:
+    """When a recurring violation becomes a hotspot or a pattern (DESIGN §7)."""
+
+    hotspot_min_count: int = 3
+    hotspot_min_days: int = 2
+    count: str = "edits"
+    pattern_min_count: int = 5
+    pattern_min_files: int = 3
+
+
+@dataclass(frozen=True)
+class HistorySettings:
+    """How long and how much history the store keeps (DESIGN §6)."""
+
+    retention_days: int = 90
+    max_mb: float = 20.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective configuration of one run, shared by all front ends."""
+
+    root: Path
+    config_file: Optional[Path] = None
+    paths: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    mode: str = "recurrence"
+    history_dir: str = ".ladder"
+    yellow_ratio: float = 0.8
+    skip_roles: tuple[str, ...] = DEFAULT_SKIP_ROLES
+    role_globs: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    thresholds: Thresholds = field(default_factory=lambda: MappingProxyType({}))
+    recurrence: RecurrenceSettings = field(default_factory=RecurrenceSettings)
+    history: HistorySettings = field(default_factory=HistorySettings)
+
+    def replace(self, **changes: Any) -> "Settings":
+        """A copy with some fields changed (command-line overrides); validates mode."""
+        if "mode" in changes and changes["mode"] not in MODES:
+            raise ConfigError(
+                f"mode {changes['mode']!r} is not one of {', '.join(MODES)}"
+            )
+        return dataclasses.replace(self, **changes)
+
+    def limit(self, role: str, key: str) -> Optional[float]:
+        """The limit of rule ``key`` for ``role``; ``None`` when the rule is off."""
+        return self.thresholds.get(role, {}).get(key)
+
+    @property
+    def history_path(self) -> Path:
+        """Absolute directory of the history (``<root>/<history_dir>``)."""
+        return self.root / self.history_dir
+
+    def digest(self) -> str:
+        """A stable hash of everything that changes analysis results (for caches)."""
+        payload = {
+            "exclude": self.exclude,
+            "yellow_ratio": self.yellow_ratio,
+            "skip_roles": self.skip_roles,
+            "role_globs": self.role_globs,
+            "thresholds": {r: dict(v) for r, v in sorted(self.thresholds.items())},
+        }
+        text = json.dumps(payload, sort_keys=True, default=list)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# reading pyproject.toml
+
+
+def _toml_loads(text: str) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on old Pythons only
+        import tomli as tomllib
+    return tomllib.loads(text)
+
+
+def read_pyproject(path: Path) -> dict[str, Any]:
+    """Parse a pyproject.toml; invalid TOML is a :class:`ConfigError` with line and column."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+    try:
+        return _toml_loads(text)
+    except ValueError as exc:  # TOMLDecodeError subclasses ValueError
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _ladder_table(path: Path) -> Optional[dict[str, Any]]:
+    table = read_pyproject(path).get("tool", {})
+    if not isinstance(table, dict):
+        return None
+    ladder = table.get("ladder")
+    if ladder is None:
+        return None
+    if not isinstance(ladder, dict):
+        raise ConfigError(f"{path}: [tool.ladder] must be a table")
+    return ladder
+
+
+def find_root(start: Union[str, Path, None] = None) -> tuple[Path, Optional[Path]]:
+    """The project root and the pyproject.toml that configures it (DESIGN §5).
+
+    The nearest directory upwards holding a pyproject.toml with ``[tool.ladder]``;
+    else the nearest holding a pyproject.toml or ``.git``; else ``start`` itself.
+    """
+    start = Path(start or Path.cwd()).resolve()
+    if start.is_file():
+        start = start.parent
+    fallback: Optional[Path] = None
+    fallback_file: Optional[Path] = None
+    for directory in (start, *start.parents):
+        candidate = directory / "pyproject.toml"
+        if candidate.is_file():
+            if _ladder_table(candidate) is not None:
+                return directory, candidate
+            if fallback is None:
+                fallback, fallback_file = directory, candidate
+        elif fallback is None and (directory / ".git").exists():
+            fallback = directory
+    if fallback is not None:
+        return fallback, fallback_file
+    return start, None
+
+
+# ---------------------------------------------------------------------------
+# validation
+
+
+class _Checker:
+    """Validates one table, collecting nothing: the first problem is raised."""
+
+    def __init__(self, file: Path, table_name: str) -> None:
+        self.file = file
+        self.table_name = table_name
+
+    def where(self, key: str) -> str:
+        return f"{self.file}: [{self.table_name}] {key}"
+
+    def fail(self, key: str, expected: str, value: Any) -> ConfigError:
+        return ConfigError(f"{self.where(key)} = {_show(value)}: expected {expected}")
+
+    def unknown(self, table: Mapping[str, Any], known: Iterable[str]) -> None:
+        known = list(known)
+        for key in table:
+            if key not in known:
+                hint = difflib.get_close_matches(key, known, n=1)
+                suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known keys: {', '.join(known)}"
+                raise ConfigError(f"{self.where(key)}: unknown key{suggestion}")
+
+    def integer(self, table: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise self.fail(key, f"a whole number from {low} to {high}", value)
+        return value
+
+    def number(self, table: Mapping[str, Any], key: str, default: float, low: float, high: float) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+            raise self.fail(key, f"a number from {low} to {high}", value)
+        return float(value)
+
+    def choice(self, table: Mapping[str, Any], key: str, default: str, choices: Iterable[str]) -> str:
+        choices = tuple(choices)
+        value = table.get(key, default)
+        if value not in choices:
+            hint = difflib.get_close_matches(str(value), choices, n=1) if isinstance(value, str) else []
+            extra = f" (did you mean {hint[0]!r}?)" if hint else ""
+            raise self.fail(key, f"one of {', '.join(map(repr, choices))}{extra}", value)
+        return value
+
+    def paths(self, table: Mapping[str, Any], key: str, *, globs: bool) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise self.fail(key, "a list of non-empty strings (paths relative to the project root)", value)
+        for item in value:
+            self.relative(key, item, glob=globs)
+        return tuple(item.replace("\\", "/") for item in value)
+
+    def relative(self, key: str, item: str, *, glob: bool = False) -> str:
+        posix = item.replace("\\", "/")
+        if posix.startswith("/") or (len(posix) > 1 and posix[1] == ":") or os.path.isabs(item):
+            raise ConfigError(
+                f"{self.where(key)}: {item!r} is an absolute path; expected a path relative to the project root"
+            )
+        if ".." in PurePosixPath(posix).parts:
+            raise ConfigError(
+                f"{self.where(key)}: {item!r} escapes the project root; expected a path inside it"
+            )
+        return posix
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)
+
+
+_TOP_KEYS = (
+    "paths", "exclude", "mode", "history_dir", "yellow_ratio", "skip_roles",
+    "thresholds", "roles", "recurrence", "history",
+)
+_MAX_LIMIT = 1_000_000
+
+
+def _thresholds(
+    file: Path, table: Any, rules: Mapping[str, Rule]
+) -> Thresholds:
+    """Per-role limits: built-in defaults, ``[thresholds]`` for app, sub-tables per role."""
+    check = _Checker(file, "tool.ladder.thresholds")
+    if not isinstance(table, dict):
+        raise check.fail("", "a table", table)
+    threshold_rules = {k: r for k, r in rules.items() if r.kind in ("max", "min")}
+    resolved: dict[str, dict[str, Optional[float]]] = {
+        role: {key: rule.defaults.get(role) for key, rule in threshold_rules.items()}
+        for role in ROLES
+    }
+    app_values = {k: v for k, v in table.items() if not isinstance(v, dict)}
+    role_tables = {k: v for k, v in table.items() if isinstance(v, dict)}
+    for role in role_tables:
+        if role not in ROLES:
+            hint = difflib.get_close_matches(role, ROLES, n=1)
+            extra = f"; did you mean {hint[0]!r}?" if hint else f"; roles are {', '.join(ROLES)}"
+            raise ConfigError(f"{check.where(role)}: unknown role{extra}")
+    for role, values in (("app", app_values), *role_tables.items()):
+        sub = _Checker(file, "tool.ladder.thresholds" + ("" if role == "app" and values is app_values else f".{role}"))
+        sub.unknown(values, threshold_rules)
+        for key, value in values.items():
+            resolved[role][key] = _limit_value(sub, key, value)
+    return MappingProxyType({role: MappingProxyType(v) for role, v in resolved.items()})
+
+
+def _limit_value(check: _Checker, key: str, value: Any) -> Optional[float]:
+    if value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= _MAX_LIMIT:
+        raise check.fail(key, f"a number from 0 to {_MAX_LIMIT}, or false to turn the rule off", value)
+    return float(value)
+
+
+def _role_globs(file: Path, table: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    check = _Checker(file, "tool.ladder.roles")
+    if not isinstance(table, dict):
+        raise check.fail("", "a table of role = [globs]", table)
+    check.unknown(table, ROLES)
+    return tuple((role, check.paths(table, role, globs=True)) for role in table)
+
+
+def _sub_table(file: Path, ladder: Mapping[str, Any], name: str) -> dict[str, Any]:
+    value = ladder.get(name, {})
+    if not isinstance(value, dict):
+        raise _Checker(file, "tool.ladder").fail(name, "a table", value)
+    return value
+
+
+def settings_from_table(
+    ladder: Mapping[str, Any], root: Path, file: Path, rules: Mapping[str, Rule]
+) -> Settings:
+    """Validate a ``[tool.ladder]`` table into :class:`Settings`."""
+    check = _Checker(file, "tool.ladder")
+    check.unknown(ladder, _TOP_KEYS)
+    history_dir = ladder.get("history_dir", ".ladder")
+    if not isinstance(history_dir, str) or not history_dir.strip():
+        raise check.fail("history_dir", "a directory path relative to the project root", history_dir)
+    history_dir = check.relative("history_dir", history_dir)
+    skip = ladder.get("skip_roles", list(DEFAULT_SKIP_ROLES))
+    if not isinstance(skip, list) or any(r not in ROLES for r in skip):
+        raise check.fail("skip_roles", f"a list of roles from {', '.join(ROLES)}", skip)
+
+    rec_table = _sub_table(file, ladder, "recurrence")
+    rec = _Checker(file, "tool.ladder.recurrence")
+    rec.unknown(rec_table, [f.name for f in dataclasses.fields(RecurrenceSettings)])
+    recurrence = RecurrenceSettings(
+        hotspot_min_count=rec.integer(rec_table, "hotspot_min_count", 3, 1, 10_000),
+        hotspot_min_days=rec.integer(rec_table, "hotspot_min_days", 2, 1, 3650),
+        count=rec.choice(rec_table, "count", "edits", COUNT_MODES),
+        pattern_min_count=rec.integer(rec_table, "pattern_min_count", 5, 1, 1_000_000),
+        pattern_min_files=rec.integer(rec_table, "pattern_min_files", 3, 1, 1_000_000),
+    )
+    his_table = _sub_table(file, ladder, "history")
+    his = _Checker(file, "tool.ladder.history")
+    his.unknown(his_table, [f.name for f in dataclasses.fields(HistorySettings)])
+    history = HistorySettings(
+        retention_days=his.integer(his_table, "retention_days", 90, 1, 36500),
+        max_mb=his.number(his_table, "max_mb", 20.0, 0.01, 100_000),
+    )
+    return Settings(
+        root=root,
+        config_file=file,
+        paths=check.paths(ladder, "paths", globs=False),
+        exclude=check.paths(ladder, "exclude", globs=True),
+        mode=check.choice(ladder, "mode", "recurrence", MODES),
+        history_dir=history_dir,
+        yellow_ratio=check.number(ladder, "yellow_ratio", 0.8, 0.0, 1.0),
+        skip_roles=tuple(skip),
+        role_globs=_role_globs(file, ladder.get("roles", {})),
+        thresholds=_thresholds(file, ladder.get("thresholds", {}), rules),
+        recurrence=recurrence,
+        history=history,
+    )
+
+
+def load_settings(
+    start: Union[str, Path, None] = None,
+    *,
+    rules: Optional[Mapping[str, Rule]] = None,
+    table: Optional[Mapping[str, Any]] = None,
+) -> Settings:
+    """Discover the project root from ``start`` and load its ``[tool.ladder]`` table.
+
+    ``rules`` maps rule keys to rules (built-ins plus plugins); by default the rules
+    of the process-wide plugin manager. ``table`` replaces the file's table (tests,
+    embedding).
+    """
+    if rules is None:
+        from .plugins import known_rules
+
+        rules = {rule.key: rule for rule in known_rules()}
+    root, file = find_root(start)
+    if table is None:
+        table = (_ladder_table(file) if file else None) or {}
+    return settings_from_table(table, root, file or root / "pyproject.toml", rules)

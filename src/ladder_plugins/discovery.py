@@ -1,0 +1,95 @@
+"""Which files to analyse: expand paths, apply excludes, relate them to the root."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from .config import Settings
+from .errors import ConfigError
+from .globs import compile_globs, matches_any
+
+__all__ = ["SourceFile", "DEFAULT_EXCLUDES", "discover", "default_paths", "relative_path"]
+
+#: Directories nobody wants analysed (flake8's defaults plus environments and our own).
+DEFAULT_EXCLUDES = (
+    ".svn", "CVS", ".bzr", ".hg", ".git", "__pycache__", ".tox", ".nox", ".eggs", "*.egg",
+    "*.egg-info", ".venv", "venv", "node_modules", ".ladder", ".mypy_cache", ".pytest_cache",
+)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to analyse: its absolute path and its POSIX path relative to the root."""
+
+    path: Path
+    rel: str
+    inside_root: bool = True
+
+
+def relative_path(path: Path, root: Path) -> tuple[str, bool]:
+    """POSIX path relative to ``root`` and whether the file is inside it."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(root).as_posix(), True
+    except ValueError:
+        return Path(os.path.relpath(absolute, root)).as_posix(), False
+
+
+def default_paths(settings: Settings) -> list[str]:
+    """``[tool.ladder] paths``, else ``src`` and the test directories that exist, else the root."""
+    if settings.paths:
+        return list(settings.paths)
+    found = [name for name in ("src", "tests", "test") if (settings.root / name).is_dir()]
+    return found or ["."]
+
+
+def discover(
+    paths: Sequence[str],
+    settings: Settings,
+    *,
+    cwd: Optional[Path] = None,
+    relative_to_root: bool = False,
+) -> list[SourceFile]:
+    """Python files under ``paths`` (files named explicitly are taken as they are).
+
+    ``paths`` are relative to ``cwd`` (command-line arguments) or, with
+    ``relative_to_root``, to the project root (configured paths). A path that does
+    not exist is a :class:`ConfigError`.
+    """
+    base = settings.root if relative_to_root else Path(cwd or Path.cwd())
+    excludes = compile_globs(DEFAULT_EXCLUDES + tuple(settings.exclude))
+    files: dict[str, SourceFile] = {}
+    for raw in paths:
+        start = Path(raw) if Path(raw).is_absolute() else base / raw
+        if not start.exists():
+            where = "[tool.ladder] paths" if relative_to_root else "command line"
+            raise ConfigError(f"{raw}: no such file or directory ({where})")
+        for file in _expand(start, settings.root, excludes):
+            files.setdefault(file.rel, file)
+    return sorted(files.values(), key=lambda f: f.rel)
+
+
+def _expand(start: Path, root: Path, excludes: Sequence) -> Iterable[SourceFile]:
+    if start.is_file():
+        rel, inside = relative_path(start, root)
+        if not (inside and matches_any(rel, excludes)):
+            yield SourceFile(Path(os.path.abspath(start)), rel, inside)
+        return
+    for directory, subdirs, names in os.walk(start):
+        here = Path(directory)
+        rel_dir, inside = relative_path(here, root)
+        kept = []
+        for sub in sorted(subdirs):
+            sub_rel = f"{rel_dir}/{sub}" if rel_dir != "." else sub
+            if not matches_any(sub_rel, excludes):
+                kept.append(sub)
+        subdirs[:] = kept
+        for name in sorted(names):
+            if not name.endswith(".py"):
+                continue
+            file_rel = f"{rel_dir}/{name}" if rel_dir != "." else name
+            if not matches_any(file_rel, excludes):
+                yield SourceFile(Path(os.path.abspath(here / name)), file_rel, inside)

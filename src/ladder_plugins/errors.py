@@ -1,0 +1,22 @@
+"""Exceptions of our own, so every front end can turn them into its native form.
+
+The CLI prints the message and exits 2, flake8 reports it as an error on the file,
+pytest turns it into a usage error. Messages are written for the user: they name the
+file, the key or the line, and say what is expected.
+"""
+
+from __future__ import annotations
+
+__all__ = ["LadderError", "ConfigError", "SourceError"]
+
+
+class LadderError(Exception):
+    """Base class of every error ladder-plugins raises on purpose."""
+
+
+class ConfigError(LadderError):
+    """The configuration (pyproject.toml, command-line options) is invalid."""
+
+
+class SourceError(LadderError):
+    """A source file cannot be analysed (syntax error, encoding, NUL byte, too deep)."""

@@ -1,0 +1,34 @@
+"""Cyclomatic complexity: radon's number, from the tree we already parsed.
+
+``cc_visit_ast`` on the unit's ``FunctionDef`` node gives exactly the value ``radon
+cc`` reports for that function (1 + decision points of its body; radon does not add
+the decisions of nested functions, see radon issue #68). radon is imported on first
+use so that importing the plugins stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..hookspecs import hookimpl
+from ..source import FunctionNode, ParsedSource, Unit
+from ..stackguard import call_deep
+
+__all__ = ["cyclomatic"]
+
+
+def _radon(node: FunctionNode) -> int:
+    from radon.complexity import cc_visit_ast
+
+    blocks = cc_visit_ast(node)
+    return int(blocks[0].complexity)
+
+
+def cyclomatic(node: FunctionNode) -> int:
+    """radon's cyclomatic complexity of one function node (deep trees included)."""
+    return call_deep(_radon, node)
+
+
+@hookimpl
+def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
+    return {"cyclomatic": cyclomatic(unit.node)}

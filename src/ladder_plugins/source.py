@@ -1,0 +1,199 @@
+"""Reading and parsing a source file once, and finding its units.
+
+A unit is a module-level function or a method of a class at any depth of class
+nesting (``Outer.Inner.method``); functions nested in a function belong to it. The
+file is decoded as Python decodes it (BOM, PEP 263 cookie), parsed once with
+``ast``; comments are read with ``tokenize`` only when the text could hold a
+suppression or a pragma, because that is the only thing we need them for.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Iterator, Mapping, Optional, Sequence, Union
+
+from .errors import SourceError
+
+__all__ = ["Unit", "ParsedSource", "decode", "parse", "read_comments", "find_units", "FunctionNode"]
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Statements whose bodies still belong to the enclosing module or class scope.
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+if hasattr(ast, "TryStar"):  # Python 3.11+
+    _BLOCKS = _BLOCKS + (ast.TryStar,)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A function or method; ``key`` is the qualified name plus ``#n`` for duplicates."""
+
+    name: str
+    key: str
+    node: FunctionNode = field(compare=False, repr=False)
+    line: int
+    end_line: int
+    is_method: bool
+    is_test: bool
+    is_public: bool
+
+    @property
+    def short_name(self) -> str:
+        return self.node.name
+
+
+@dataclass(frozen=True)
+class ParsedSource:
+    """One parsed file: what every metric plugin receives."""
+
+    path: str
+    text: str
+    lines: Sequence[str] = field(repr=False)
+    tree: ast.Module = field(repr=False)
+    role: str
+    comments: Mapping[int, str] = field(repr=False)
+    units: tuple[Unit, ...] = ()
+
+
+def decode(data: bytes, path: str) -> str:
+    """Bytes to text as the interpreter would read them; bad input is a :class:`SourceError`."""
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        raise SourceError(f"{path}:{line}: contains a NUL byte; not a Python source file")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(
+            f"{path}: cannot be decoded: {getattr(exc, 'msg', exc)}; save it as UTF-8 "
+            "or declare its encoding (PEP 263)"
+        ) from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        line = data[: getattr(exc, "start", 0)].count(b"\n") + 1
+        raise SourceError(
+            f"{path}:{line}: cannot be decoded as {encoding}: {exc}; save it as UTF-8 "
+            "or declare its encoding (PEP 263)"
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def parse(text: str, path: str) -> ast.Module:
+    """Parse once; syntax errors and parser limits become a :class:`SourceError`."""
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        where = f"{path}:{exc.lineno}" if exc.lineno else path
+        raise SourceError(f"{where}: syntax error: {exc.msg}") from None
+    except (RecursionError, MemoryError):
+        raise SourceError(
+            f"{path}: too deeply nested for the Python parser; split the expression or block"
+        ) from None
+    except ValueError as exc:
+        raise SourceError(f"{path}: {exc}") from None
+
+
+def read_comments(text: str) -> Mapping[int, str]:
+    """Comment text by line number, only when the text may hold a directive for us."""
+    lowered = text.lower()
+    if "noqa" not in lowered and "ladder:" not in lowered:
+        return MappingProxyType({})
+    comments: dict[int, str] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.string
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass  # the file parsed, so this is an unterminated construct at EOF: keep what we have
+    return MappingProxyType(comments)
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _module_is_private(path: str) -> bool:
+    parts = path.split("/")
+    parts[-1] = parts[-1][:-3] if parts[-1].endswith(".py") else parts[-1]
+    return any(_is_private(part) for part in parts)
+
+
+def _is_test_class(node: ast.ClassDef) -> bool:
+    if node.name.startswith("Test"):
+        return True
+    for base in node.bases:
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        if name.endswith("TestCase"):
+            return True
+    return False
+
+
+def _scope_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of a module or class body, looking into if/try/with/for blocks."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _BLOCKS):
+            inner: list[ast.stmt] = []
+            for name in ("body", "orelse", "finalbody"):
+                inner.extend(getattr(node, name, ()))
+            for handler in getattr(node, "handlers", ()):
+                inner.extend(handler.body)
+            stack.extend(reversed(inner))
+        else:
+            yield node
+
+
+def find_units(
+    tree: ast.Module, path: str, role: str, test_names: Optional[frozenset[str]] = None
+) -> tuple[Unit, ...]:
+    """All units in source order, with stable ``#n`` keys for repeated qualified names.
+
+    ``test_names`` (qualified names) overrides which units are tests, for front ends
+    that know what the test runner collects; otherwise a test-role file's tests are
+    found the way pytest finds them by default (``test*`` functions, ``test*``
+    methods of ``Test*`` classes or ``TestCase`` subclasses).
+    """
+    private_module = _module_is_private(path)
+    found: list[tuple[int, str, FunctionNode, bool, bool, bool]] = []
+    # (class path, in-test-class, private-so-far, statements)
+    stack: list[tuple[tuple[str, ...], bool, bool, Sequence[ast.stmt]]] = [
+        ((), False, private_module, tree.body)
+    ]
+    while stack:
+        classes, in_test_class, private, body = stack.pop()
+        for node in _scope_statements(body):
+            if isinstance(node, ast.ClassDef):
+                stack.append(
+                    (
+                        classes + (node.name,),
+                        _is_test_class(node) and (not classes or in_test_class),
+                        private or _is_private(node.name),
+                        node.body,
+                    )
+                )
+            elif isinstance(node, _FUNCTIONS):
+                qualname = ".".join(classes + (node.name,))
+                if test_names is not None:
+                    is_test = qualname in test_names
+                else:
+                    is_test = role == "test" and node.name.startswith("test") and (
+                        not classes or in_test_class
+                    )
+                public = not (private or _is_private(node.name))
+                found.append((node.lineno, qualname, node, bool(classes), is_test, public))
+    found.sort(key=lambda item: (item[0], item[2].col_offset))
+    seen: dict[str, int] = {}
+    units = []
+    for line, qualname, node, is_method, is_test, public in found:
+        seen[qualname] = seen.get(qualname, 0) + 1
+        key = qualname if seen[qualname] == 1 else f"{qualname}#{seen[qualname]}"
+        end = getattr(node, "end_lineno", None) or line
+        units.append(Unit(qualname, key, node, line, end, is_method, is_test, public))
+    return tuple(units)

@@ -1,0 +1,32 @@
+"""Severity bands: when a metric value is a violation, and how severe.
+
+For a maximum: above the limit is *red*; at or above ``yellow_ratio`` x limit (and
+not above the limit) is *yellow*, an advisory early warning. For a minimum: below
+the limit is red (there is no yellow band).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .catalogue import Rule
+
+__all__ = ["severity", "YELLOW", "RED"]
+
+YELLOW = "yellow"
+RED = "red"
+
+
+def severity(rule: Rule, value: Optional[float], limit: Optional[float], yellow_ratio: float) -> Optional[str]:
+    """``"red"``, ``"yellow"`` or ``None`` for ``value`` against ``limit``."""
+    if value is None or limit is None:
+        return None
+    if rule.kind == "min":
+        return RED if value < limit else None
+    if rule.kind != "max":
+        return None
+    if value > limit:
+        return RED
+    if yellow_ratio > 0 and value >= yellow_ratio * limit and value > 0:
+        return YELLOW
+    return None

@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ladder_plugins.analysis import analyze_source
+from ladder_plugins.config import load_settings
+
+pytest_plugins = ["pytester"]
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """Default settings rooted in an empty temporary project."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    return load_settings(tmp_path)
+
+
+@pytest.fixture
+def unit_metrics(settings):
+    """Metrics of the first unit (or the unit named ``name``) of a code snippet."""
+
+    def measure(code: str, name: str = "", path: str = "mod.py") -> dict:
+        report = analyze_source(textwrap.dedent(code), path, settings)
+        assert report.skipped is None, report.skipped
+        for unit in report.units:
+            if not name or unit.name == name:
+                return dict(unit.metrics)
+        raise AssertionError(f"no unit {name!r} in {[u.name for u in report.units]}")
+
+    return measure

@@ -1,0 +1,100 @@
+"""Cognitive complexity, hand-worked against the rules in docs/metrics.md."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+CASES = [
+    ("straight line", "def f():\n    return 1\n", 0),
+    ("if", "def f(a):\n    if a:\n        return 1\n", 1),
+    ("if else", "def f(a):\n    if a:\n        return 1\n    else:\n        return 2\n", 2),
+    ("if elif else", "def f(a, b):\n    if a:\n        x = 1\n    elif b:\n        x = 2\n    else:\n        x = 3\n", 3),
+    ("two elifs", "def f(a, b, c):\n    if a:\n        pass\n    elif b:\n        pass\n    elif c:\n        pass\n", 3),
+    # else + an if nested in it (not an elif): if 1, else 1, inner if 1+1
+    ("else then if", "def f(a, d):\n    if a:\n        pass\n    else:\n        if d:\n            pass\n", 4),
+    ("for", "def f(xs):\n    for x in xs:\n        print(x)\n", 1),
+    ("while", "def f(n):\n    while n:\n        n -= 1\n", 1),
+    ("for else", "def f(xs):\n    for x in xs:\n        pass\n    else:\n        pass\n", 2),
+    ("while else", "def f(n):\n    while n:\n        n -= 1\n    else:\n        pass\n", 2),
+    ("if in for", "def f(xs):\n    for x in xs:\n        if x:\n            pass\n", 3),
+    ("for for if", "def f(xss):\n    for xs in xss:\n        for x in xs:\n            if x:\n                pass\n", 6),
+    ("one except", "def f():\n    try:\n        g()\n    except ValueError:\n        pass\n", 1),
+    ("two excepts", "def f():\n    try:\n        g()\n    except ValueError:\n        pass\n    except KeyError:\n        pass\n", 2),
+    ("try else finally", "def f():\n    try:\n        g()\n    except E:\n        pass\n    else:\n        pass\n    finally:\n        pass\n", 1),
+    ("except in for", "def f(xs):\n    for x in xs:\n        try:\n            g(x)\n        except E:\n            pass\n", 3),
+    # if 1; try adds nothing; if inside try at nesting 1: 2; except at nesting 1: 2
+    ("try inside if", "def f(a, b):\n    if a:\n        try:\n            if b:\n                pass\n        except E:\n            pass\n", 5),
+    ("ternary", "def f(a, b, c):\n    return a if b else c\n", 1),
+    ("ternary in if", "def f(a, b, c):\n    if a:\n        return b if c else a\n", 3),
+    ("nested ternary", "def f(a, b, c, d, e):\n    return a if b else (c if d else e)\n", 3),
+    ("and", "def f(a, b):\n    return a and b\n", 1),
+    ("and and", "def f(a, b, c):\n    return a and b and c\n", 1),
+    ("and or", "def f(a, b, c):\n    return a and b or c\n", 2),
+    ("or and or", "def f(a, b, c, d):\n    return a or b and c or d\n", 3),
+    ("and and (or)", "def f(a, b, c, d):\n    return a and b and (c or d)\n", 2),
+    ("not breaks a sequence", "def f(a, b, c):\n    return a and not (b and c)\n", 2),
+    ("if with mixed condition", "def f(a, b, c):\n    if a and b or c:\n        pass\n", 3),
+    ("booleans get no nesting bonus", "def f(xs, a, b):\n    for x in xs:\n        if a and b:\n            pass\n", 4),
+    ("while with and", "def f(a, b):\n    while a and b:\n        pass\n", 2),
+    ("recursion", "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n", 2),
+    ("break and continue are free", "def f(xs):\n    for x in xs:\n        if x:\n            break\n        continue\n", 3),
+    ("elif body nests", "def f(a, b, ys):\n    if a:\n        pass\n    elif b:\n        for y in ys:\n            pass\n", 4),
+    ("loop else inside if", "def f(a, xs):\n    if a:\n        for x in xs:\n            pass\n        else:\n            pass\n", 4),
+    # nested def that is not a wrapper (returns a call): its if is at nesting 1
+    ("nested function nests", "def f():\n    def g(x):\n        if x:\n            return 1\n    return g(1)\n", 2),
+    ("two levels of nested functions", "def f(x):\n    def g():\n        def h():\n            if x:\n                pass\n        h()\n    g()\n", 3),
+    # body is a def plus `return <name>`: a decorator-style wrapper, no nesting bonus
+    ("closure wrapper", "def f():\n    def g(x):\n        if x:\n            return 1\n    return g\n", 1),
+    (
+        "decorator with wraps",
+        "import functools\n\ndef deco(fn):\n    @functools.wraps(fn)\n    def inner(*a):\n        if a:\n            pass\n        return fn(*a)\n    return inner\n",
+        1,
+    ),
+    (
+        "decorator factory",
+        "def deco(n):\n    def wrap(fn):\n        def inner():\n            for i in range(n):\n                fn()\n        return inner\n    return wrap\n",
+        1,
+    ),
+    ("lambda nests", "def f(xs):\n    return sorted(xs, key=lambda x: 1 if x else 0)\n", 2),
+    ("comprehension for and if", "def f(ys):\n    return [x for x in ys if x]\n", 2),
+    ("two comprehension fors", "def f(bs):\n    return [x for a in bs for x in a]\n", 2),
+    ("comprehension is flat", "def f(a, ys):\n    if a:\n        return [x for x in ys]\n", 2),
+    ("with is free", "def f(p):\n    with open(p) as fh:\n        return fh.read()\n", 0),
+    ("async for", "async def f(xs):\n    async for x in xs:\n        pass\n", 1),
+]
+
+MATCH_CASES = [
+    ("match", "def f(c):\n    match c:\n        case 1:\n            pass\n        case 2:\n            pass\n        case _:\n            pass\n", 1),
+    ("match in for", "def f(cs):\n    for c in cs:\n        match c:\n            case 1:\n                pass\n", 3),
+    ("if in case", "def f(c, a):\n    match c:\n        case 1:\n            if a:\n                pass\n", 3),
+]
+
+
+@pytest.mark.parametrize("code, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_cognitive(unit_metrics, code, expected):
+    assert unit_metrics(code, name=code.split("def ", 1)[1].split("(")[0])["cognitive"] == expected
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs Python 3.10")
+@pytest.mark.parametrize("code, expected", [c[1:] for c in MATCH_CASES], ids=[c[0] for c in MATCH_CASES])
+def test_cognitive_match(unit_metrics, code, expected):
+    assert unit_metrics(code)["cognitive"] == expected
+
+
+def test_method_recursion_counts_self_calls_only(unit_metrics):
+    code = (
+        "class Tree:\n"
+        "    def walk(self, n):\n"
+        "        return self.walk(n - 1) if n else other.walk(0)\n"
+    )
+    # ternary 1 + recursive self.walk 1; other.walk is not recursion
+    assert unit_metrics(code, name="Tree.walk")["cognitive"] == 2
+
+
+def test_cognitive_and_cyclomatic_differ_on_nesting(unit_metrics):
+    flat = "def f(a, b, c):\n    if a:\n        pass\n    if b:\n        pass\n    if c:\n        pass\n"
+    nested = "def f(a, b, c):\n    if a:\n        if b:\n            if c:\n                pass\n"
+    assert unit_metrics(flat)["cyclomatic"] == unit_metrics(nested)["cyclomatic"] == 4
+    assert (unit_metrics(flat)["cognitive"], unit_metrics(nested)["cognitive"]) == (3, 6)

@@ -1,0 +1,146 @@
+"""Body lines, parameters, nesting, file lines and assertions."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+
+def test_function_lines_skip_docstring_blank_and_comment_lines(unit_metrics):
+    code = (
+        "def f():\n"
+        '    """Docstring\n\n    over several lines."""\n'
+        "    x = 1\n"
+        "\n"
+        "    # a comment\n"
+        "    return x  # trailing comment\n"
+    )
+    assert unit_metrics(code)["function_lines"] == 2
+
+
+def test_function_lines_count_the_inside_of_multiline_strings(unit_metrics):
+    code = 'def f():\n    s = """\n\n# not a comment\n"""\n    return s\n'
+    # s = """ (1), blank inside the string (1), '# not...' inside (1), closing (1), return (1)
+    assert unit_metrics(code)["function_lines"] == 5
+
+
+def test_docstring_only_body_has_no_lines(unit_metrics):
+    assert unit_metrics('def f():\n    """Only a docstring."""\n')["function_lines"] == 0
+
+
+def test_one_line_function(unit_metrics):
+    assert unit_metrics("def f(): return 1\n")["function_lines"] == 1
+
+
+@pytest.mark.parametrize(
+    "code, name, expected",
+    [
+        ("def f(a, b, /, c, *args, d, e=1, **kw):\n    pass\n", "f", 5),
+        ("def f():\n    pass\n", "f", 0),
+        ("class C:\n    def m(self, a, b):\n        pass\n", "C.m", 2),
+        ("class C:\n    @classmethod\n    def m(cls, a):\n        pass\n", "C.m", 1),
+        ("class C:\n    @staticmethod\n    def m(a, b):\n        pass\n", "C.m", 2),
+        ("def self_is_a_name_here(self, a):\n    pass\n", "self_is_a_name_here", 2),
+    ],
+    ids=["all kinds", "none", "method self", "classmethod cls", "staticmethod", "plain function"],
+)
+def test_params(unit_metrics, code, name, expected):
+    assert unit_metrics(code, name=name)["params"] == expected
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("    return 1\n", 0),
+        ("    if a:\n        pass\n", 1),
+        ("    if a:\n        pass\n    elif b:\n        if c:\n            pass\n", 2),
+        ("    for x in a:\n        while b:\n            with c:\n                try:\n                    pass\n                except E:\n                    if d:\n                        pass\n", 5),
+        ("    try:\n        pass\n    finally:\n        if a:\n            pass\n", 2),
+        ("    if a:\n        def g():\n            if b:\n                pass\n", 2),
+    ],
+    ids=["none", "if", "elif stays level", "five deep", "finally", "nested def continues"],
+)
+def test_nesting(unit_metrics, body, expected):
+    assert unit_metrics("def f(a, b, c, d):\n" + body)["nesting"] == expected
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs Python 3.10")
+def test_nesting_match_case_is_one_level(unit_metrics):
+    code = "def f(c, a):\n    match c:\n        case 1:\n            if a:\n                pass\n"
+    assert unit_metrics(code)["nesting"] == 2
+
+
+def test_file_lines(settings):
+    from ladder_plugins.analysis import analyze_source
+
+    assert analyze_source("a = 1\nb = 2\n", "m.py", settings).metrics["file_lines"] == 2
+    assert analyze_source("a = 1\nb = 2", "m.py", settings).metrics["file_lines"] == 2
+    assert analyze_source("\n\n\n", "m.py", settings).metrics["file_lines"] == 3
+
+
+TEST_FILE = '''
+import pytest
+from pytest import raises
+
+
+def test_plain():
+    assert 1
+
+
+def test_unittest_and_mock(m):
+    m.assert_called_once_with(1)
+
+
+def test_raises():
+    with pytest.raises(ValueError):
+        int("x")
+    with raises(KeyError):
+        {}["x"]
+    pytest.warns(UserWarning, f)
+
+
+def test_nothing():
+    print("looks busy")
+
+
+def test_in_nested_helper():
+    def check(x):
+        assert x
+    check(1)
+
+
+def helper():
+    assert 1
+
+
+class TestThing:
+    def test_method(self):
+        self.assertEqual(1, 1)
+        self.assertTrue(True)
+
+
+class Helper:
+    def test_not_collected(self):
+        pass
+'''
+
+
+def test_assertions_are_counted_for_tests_only(settings):
+    from ladder_plugins.analysis import analyze_source
+
+    report = analyze_source(TEST_FILE, "tests/test_things.py", settings)
+    assert report.role == "test"
+    counts = {u.name: u.metrics["assertions"] for u in report.units}
+    assert counts == {
+        "test_plain": 1,
+        "test_unittest_and_mock": 1,
+        "test_raises": 3,
+        "test_nothing": 0,
+        "test_in_nested_helper": 1,
+        "helper": None,
+        "TestThing.test_method": 2,
+        "Helper.test_not_collected": None,
+    }
+    failing = [(v.code, v.unit) for v in report.violations if v.rule.key == "min_assertions"]
+    assert failing == [("LAD108", "test_nothing")]
