@@ -30,7 +30,15 @@ _METRICS_EXAMPLES = """examples:
 _CHECK_EXAMPLES = """examples:
   ladder check                        the [tool.ladder] paths (default: src/ and tests/)
   ladder check src/pkg/parser.py      one file
-exit status: 0 passed, 1 red violations, 2 usage or configuration error
+  ladder check --mode strict          fail on every red violation
+  ladder check --no-record            decide the gate without recording this run
+exit status: 0 passed, 1 gate failed, 2 usage or configuration error
+"""
+_HISTORY_EXAMPLES = """examples:
+  ladder history stats                       size, events, oldest/newest, unreadable lines
+  ladder history prune                       apply retention and the size cap now
+  ladder history rebuild                     rebuild summaries.json from the log
+  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)
 """
 
 
@@ -56,6 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
     check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
+    check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
+    history = sub.add_parser(
+        "history", help="maintain the history", epilog=_HISTORY_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser, required=True)
+    actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
+    actions.add_parser("prune", help="apply retention and the size cap now")
+    actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
+    combine = actions.add_parser("combine", help="merge other events.jsonl files into this project's log")
+    combine.add_argument("files", nargs="+", metavar="FILE")
     return parser
 
 
@@ -82,25 +101,58 @@ def _cmd_metrics(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _warn(message: str) -> None:
+    print(f"ladder: warning: {message}", file=sys.stderr)
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .render import count, violations_text
-    from .thresholds import RED, YELLOW
+    from .recorder import record_run
+    from .render import check_text
+    from .runinfo import RunContext
 
     settings, result = _analyse(args)
-    violations = result.violations
-    red, yellow = count(violations, RED), count(violations, YELLOW)
-    failed = red > 0 and settings.mode != "advisory"
-    files = len(result.analysed)
-    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    verdict = (
-        f"{'FAILED' if failed else 'passed'}: {red} red, {yellow} yellow in {files} files{skipped}"
-        f" (mode {settings.mode})"
-    )
-    print(violations_text(result, verdict))
-    return EXIT_FAILED if failed else EXIT_OK
+    run = RunContext.create("cli", settings.mode, settings.repo_id)
+    outcome = record_run(result.violations, settings, run, record=not args.no_record, warn=_warn)
+    print(check_text(result, outcome, settings))
+    return EXIT_FAILED if outcome.failed else EXIT_OK
 
 
-_COMMANDS = {"metrics": _cmd_metrics, "check": _cmd_check}
+def _cmd_history(args: argparse.Namespace) -> int:
+    from .config import load_settings
+    from .runinfo import now_utc
+    from .store import HistoryStore
+
+    settings = load_settings(Path.cwd())
+    store = HistoryStore(settings, warn=_warn)
+    if args.action == "stats":
+        st = store.stats()
+        print(f"history: {st.path}")
+        print(f"size: {st.size} bytes, events: {st.events}, fingerprints: {st.fingerprints}")
+        print(f"oldest: {st.oldest or '-'}, newest: {st.newest or '-'}")
+        print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}"
+              + (" (a newer version wrote this history: read-only)" if st.newer_schema else ""))
+        print(f"folded (pruned) fingerprints: {st.folded_fingerprints}")
+        return EXIT_OK
+    if args.action == "combine":
+        added, duplicates, unreadable = store.combine([Path(f) for f in args.files])
+        print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
+              f"{unreadable} unreadable lines skipped")
+        return EXIT_OK
+    with store.transaction() as tx:
+        if tx.read_only:
+            raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
+        if args.action == "prune":
+            changed = store.prune(tx.history, now_utc(), force=True)
+            print(f"pruned {store.log}" if changed else "nothing to prune")
+        else:
+            store.summary_path.unlink(missing_ok=True)
+            state = store.load()
+            print(f"rebuilt {store.summary_path}: {state.aggregate.events} events, "
+                  f"{len(state.aggregate.fingerprints)} fingerprints, {state.skipped} unreadable lines")
+    return EXIT_OK
+
+
+_COMMANDS = {"metrics": _cmd_metrics, "check": _cmd_check, "history": _cmd_history}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

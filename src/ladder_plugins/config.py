@@ -64,6 +64,7 @@ class Settings:
 
     root: Path
     config_file: Optional[Path] = None
+    project_name: Optional[str] = None
     paths: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     mode: str = "recurrence"
@@ -86,6 +87,11 @@ class Settings:
     def limit(self, role: str, key: str) -> Optional[float]:
         """The limit of rule ``key`` for ``role``; ``None`` when the rule is off."""
         return self.thresholds.get(role, {}).get(key)
+
+    @property
+    def repo_id(self) -> str:
+        """Names the project in events: ``[project] name``, else the root directory's name."""
+        return self.project_name or self.root.name
 
     @property
     def history_path(self) -> Path:
@@ -127,6 +133,14 @@ def read_pyproject(path: Path) -> dict[str, Any]:
         return _toml_loads(text)
     except ValueError as exc:  # TOMLDecodeError subclasses ValueError
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _project_name(path: Optional[Path]) -> Optional[str]:
+    if path is None or not path.is_file():
+        return None
+    project = read_pyproject(path).get("project", {})
+    name = project.get("name") if isinstance(project, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def _ladder_table(path: Path) -> Optional[dict[str, Any]]:
@@ -366,4 +380,5 @@ def load_settings(
     root, file = find_root(start)
     if table is None:
         table = (_ladder_table(file) if file else None) or {}
-    return settings_from_table(table, root, file or root / "pyproject.toml", rules)
+    settings = settings_from_table(table, root, file or root / "pyproject.toml", rules)
+    return dataclasses.replace(settings, project_name=_project_name(file))

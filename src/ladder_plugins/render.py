@@ -94,5 +94,33 @@ def violations_text(result: AnalysisResult, verdict: str) -> str:
     return "\n".join(out)
 
 
+def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
+    """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
+    from .thresholds import YELLOW
+
+    violations = result.violations
+    red, yellow = count(violations, RED), count(violations, YELLOW)
+    gate = outcome.gate
+    files = len(result.analysed)
+    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
+    summary = f"{red} red, {yellow} yellow in {files} files{skipped} (mode {settings.mode})"
+    if gate.failed:
+        kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
+        n = len(gate.failures)
+        verdict = f"FAILED: {n} {kind}{'s' if n != 1 else ''}; {summary}"
+    else:
+        verdict = f"passed: {summary}"
+    text = violations_text(result, "")
+    lines = [text.rstrip("\n")] if text.strip() else []
+    if gate.failed and gate.mode == "recurrence":
+        lines.append("recurring hotspots (refactor the unit, or suppress with a reason: "
+                     "# ladder: ignore[rule] why):")
+        for failure in gate.failures:
+            e = failure.event
+            lines.append(f"  {clean(e.path)}:{e.line}  {clean(failure.text)}")
+    lines.append(verdict)
+    return "\n".join(lines)
+
+
 def count(violations: Iterable[Violation], sev: str) -> int:
     return sum(1 for v in violations if v.severity == sev)

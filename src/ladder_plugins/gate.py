@@ -1,0 +1,102 @@
+"""The gate: does this run fail? (DESIGN §7)
+
+Decided from the history *before* the run plus the run's own events, so the result
+does not depend on how workers were scheduled or in which order they recorded.
+``advisory`` never fails; ``recurrence`` fails on red violations whose fingerprint,
+counted with this run, is a hotspot; ``strict`` fails on every red violation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Optional, Sequence
+
+from .aggregate import Aggregate, FingerprintStats
+from .catalogue import GATE, lookup
+from .config import Settings
+from .events import Event
+from .recurrence import Recurrence, recurrence_of
+
+__all__ = ["GateFailure", "GateResult", "decide"]
+
+
+@dataclass(frozen=True)
+class GateFailure:
+    """One reason the run fails, with the evidence a person needs to act."""
+
+    event: Event
+    recurrence: Recurrence
+    reason: str  # "hotspot" or "strict"
+
+    @property
+    def code(self) -> str:
+        return GATE.code
+
+    @property
+    def message(self) -> str:
+        e, r = self.event, self.recurrence
+        unit = f"'{e.unit_name}'" if e.unit_name else "the file"
+        rule = lookup(e.rule_key)
+        what = rule.what if rule else e.rule_key
+        if self.reason == "strict":
+            return f"{what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}) (strict mode)"
+        return (
+            f"{GATE.what}: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), "
+            f"{r.describe()} (first seen {_day(r.first_seen)}, last seen {_day(r.last_seen)})"
+        )
+
+    @property
+    def text(self) -> str:
+        return f"{self.code} {self.message}"
+
+
+@dataclass(frozen=True)
+class GateResult:
+    mode: str
+    failures: tuple[GateFailure, ...]
+    recurrences: tuple[Recurrence, ...]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+    def failure_for(self, fingerprint: str) -> Optional[GateFailure]:
+        for failure in self.failures:
+            if failure.event.fingerprint == fingerprint:
+                return failure
+        return None
+
+
+def _num(value: Optional[float]) -> str:
+    if value is None:
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _day(ts: Optional[str]) -> str:
+    return ts[:10] if ts else "-"
+
+
+def decide(
+    mode: str, run_events: Sequence[Event], history: Aggregate, settings: Settings, now: datetime
+) -> GateResult:
+    """The gate's decision for a run whose red events are ``run_events``."""
+    red = [e for e in run_events if e.severity == "red"]
+    by_fp: dict[str, list[Event]] = {}
+    for event in red:
+        by_fp.setdefault(event.fingerprint, []).append(event)
+    recs: list[Recurrence] = []
+    failures: list[GateFailure] = []
+    for fp, events in sorted(by_fp.items()):
+        combined = Aggregate(settings.recurrence.count == "runs")
+        if fp in history.fingerprints:
+            combined.fingerprints[fp] = FingerprintStats.from_json(history.fingerprints[fp].to_json())
+        combined.add_all(events)
+        rec = recurrence_of(fp, combined.fingerprints[fp], settings, now)
+        recs.append(rec)
+        if mode == "strict":
+            failures.append(GateFailure(events[0], rec, "strict"))
+        elif mode == "recurrence" and rec.is_hotspot(settings):
+            failures.append(GateFailure(events[0], rec, "hotspot"))
+    return GateResult(mode, tuple(failures), tuple(recs))

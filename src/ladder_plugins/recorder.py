@@ -1,0 +1,70 @@
+"""One run's feedback loop: violations -> events -> history -> gate.
+
+Every front end ends its run here, so recording and the gate decision are the same
+whether flake8, pytest or the CLI found the violations. A failure to record is a
+warning in ``RunOutcome.warnings`` and never changes the gate's result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional, Sequence
+
+from .config import Settings
+from .events import Event, events_from_violations
+from .gate import GateResult, decide
+from .runinfo import RunContext
+from .store import HistoryStore
+
+__all__ = ["RunOutcome", "record_run", "gate_events"]
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What the run recorded and what the gate decided."""
+
+    gate: GateResult
+    events: tuple[Event, ...]
+    recorded: int
+    warnings: tuple[str, ...]
+    history_dir: str
+
+    @property
+    def failed(self) -> bool:
+        return self.gate.failed
+
+
+def gate_events(gate: GateResult) -> list[Event]:
+    """``gate-fail`` events marking when the gate fired for a fingerprint."""
+    return [
+        dataclasses.replace(failure.event, event_id=uuid.uuid4().hex, severity="gate-fail")
+        for failure in gate.failures
+    ]
+
+
+def record_run(
+    violations: Iterable[object],
+    settings: Settings,
+    run: RunContext,
+    *,
+    record: bool = True,
+    warn: Optional[Callable[[str], None]] = None,
+    events: Optional[Sequence[Event]] = None,
+) -> RunOutcome:
+    """Record a run's violations and decide its gate from history before the run plus the run.
+
+    ``events`` may be given instead of ``violations`` (a controller recording what its
+    workers found).
+    """
+    run_events = list(events) if events is not None else events_from_violations(violations, run)
+    store = HistoryStore(settings, warn=warn)
+    recorded = 0
+    if record:
+        with store.transaction() as tx:
+            gate = decide(run.mode, run_events, tx.history, settings, run.now)
+            recorded = tx.append(run_events + gate_events(gate), now=run.now)
+    else:
+        gate = decide(run.mode, run_events, store.peek(), settings, run.now)
+    return RunOutcome(gate, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
