@@ -67,22 +67,24 @@ def test_metrics_text_lists_every_unit(project):
 
 
 def test_check_exit_status_and_output(project):
-    done = run(["check"], project)
+    done = run(["check", "--mode", "strict"], project)
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "src/shop/pricing.py"
     assert any("LAD102" in line and "cognitive complexity of 'price'" in line for line in lines)
     assert any("LAD108" in line and "'test_shipping_is_called'" in line for line in lines)
-    assert lines[-1].startswith("FAILED:")
+    assert lines[-1].startswith("FAILED: 4 red violations;")
     assert run(["check", "--mode", "advisory"], project).returncode == 0
-    assert run(["check", "src/shop/__init__.py"], project).returncode == 0
+    first = run(["check"], project)  # recurrence mode: a first sighting is not a hotspot
+    assert first.returncode == 0 and first.stdout.splitlines()[-1].startswith("passed: 4 red")
+    assert run(["check", "--mode", "strict", "src/shop/__init__.py"], project).returncode == 0
 
 
 def test_check_reports_unanalysable_files_and_goes_on(project):
     (project / "src" / "shop" / "broken.py").write_text("def f(:\n")
     (project / "src" / "shop" / "nul.py").write_bytes(b"x = 1\x00\n")
     done = run(["check", "src"], project)
-    assert done.returncode == 1
+    assert done.returncode == 0
     assert "skipped src/shop/broken.py" in done.stdout and "syntax error" in done.stdout
     assert "skipped src/shop/nul.py" in done.stdout and "NUL byte" in done.stdout
     assert "src/shop/pricing.py" in done.stdout
@@ -112,3 +114,88 @@ def test_help_has_examples(project):
     for command in ("metrics", "check"):
         done = run([command, "--help"], project)
         assert done.returncode == 0 and "examples:" in done.stdout
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_the_loop_end_to_end(project):
+    """Checked, edited (still violating), checked again: the third version over two days fails."""
+    pricing = project / "src" / "shop" / "pricing.py"
+    first = run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z")
+    assert first.returncode == 0, first.stdout + first.stderr
+    _edit(pricing, "amount *= 0.9\n", "amount *= 0.85\n")
+    second = run(["check"], project, LADDER_NOW="2026-11-01T15:00:00Z")
+    assert second.returncode == 0, second.stdout
+    _edit(pricing, "amount -= coupon.amount\n", "amount -= min(coupon.amount, amount)\n")
+    third = run(["check"], project, LADDER_NOW="2026-11-02T10:00:00Z")
+    assert third.returncode == 1, third.stdout
+    assert "recurring hotspot: cognitive complexity of 'price' is 25 (> 15), survived 2 edits over 2 days" in third.stdout
+    assert "first seen 2026-11-01, last seen 2026-11-02" in third.stdout
+    assert "test_shipping_is_called" not in third.stdout.split("recurring hotspots")[1]
+    assert third.stdout.splitlines()[-1].startswith("FAILED: 3 recurring hotspots")
+    lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
+    gate_fails = [json.loads(line) for line in lines if '"gate-fail"' in line]
+    assert {e["rule_key"] for e in gate_fails} == {"cyclomatic_max", "cognitive_max", "abc_max"}
+
+
+def test_rechecking_unchanged_code_never_fails(project):
+    for day in range(1, 8):
+        done = run(["check"], project, LADDER_NOW=f"2026-11-0{day}T12:00:00Z")
+        assert done.returncode == 0, done.stdout
+    assert run(["check", "--mode", "advisory"], project, LADDER_NOW="2026-11-08T12:00:00Z").returncode == 0
+
+
+def test_reformatting_and_comments_are_not_edits(project):
+    pricing = project / "src" / "shop" / "pricing.py"
+    assert run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
+    _edit(pricing, "    total = 0\n", "    # running total, reformatted below\n    total = (\n        0\n    )\n")
+    assert run(["check"], project, LADDER_NOW="2026-11-02T09:00:00Z").returncode == 0
+    _edit(pricing, "def price(", "\n\n# moved down\ndef price(")
+    assert run(["check"], project, LADDER_NOW="2026-11-03T09:00:00Z").returncode == 0
+
+
+def test_events_carry_every_design_field(project):
+    done = run(["check"], project, LADDER_NOW="2026-11-01T09:00:00+01:00", LADDER_RUN_ID="ci-42", CI="true")
+    assert done.returncode == 0
+    events = [json.loads(line) for line in (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()]
+    fields = {"schema_version", "event_id", "timestamp", "repo_id", "run_id", "tool", "mode", "path", "unit_name",
+              "line", "role", "rule_key", "metric_family", "scope", "severity", "actual", "limit", "delta",
+              "fingerprint", "unit_hash", "source", "actor_type"}
+    for event in events:
+        assert fields <= set(event)
+        assert event["timestamp"] == "2026-11-01T08:00:00.000000Z"
+        assert (event["run_id"], event["tool"], event["repo_id"], event["actor_type"]) == ("ci-42", "cli", "shop", "ci")
+    assert len({e["event_id"] for e in events}) == len(events)
+    cog = next(e for e in events if e["rule_key"] == "cognitive_max")
+    assert (cog["path"], cog["unit_name"], cog["severity"], cog["actual"], cog["limit"], cog["delta"]) == (
+        "src/shop/pricing.py", "price", "red", 25, 15, 10)
+    assert cog["fingerprint"] == "src/shop/pricing.py::price::cognitive_max"
+
+
+def test_no_record_decides_without_writing(project):
+    assert run(["check", "--no-record"], project).returncode == 0
+    assert not (project / ".ladder").exists()
+
+
+def test_bad_ladder_now_is_a_usage_error(project):
+    done = run(["check"], project, LADDER_NOW="yesterday")
+    assert done.returncode == 2 and "LADDER_NOW: 'yesterday' is not an ISO-8601 timestamp" in done.stderr
+
+
+def test_history_commands(project, tmp_path):
+    assert run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
+    stats = run(["history", "stats"], project)
+    assert stats.returncode == 0 and "events: 6" in stats.stdout and "unreadable lines: 0" in stats.stdout
+    other = tmp_path / "runner-b.jsonl"
+    lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
+    other.write_text(lines[0] + "\n" + lines[0].replace('"event_id":"', '"event_id":"b') + "\n")
+    combined = run(["history", "combine", str(other)], project)
+    assert combined.returncode == 0 and "1 new events, 1 duplicates skipped" in combined.stdout
+    assert run(["history", "rebuild"], project).stdout.startswith("rebuilt ")
+    assert run(["history", "prune"], project).returncode == 0
+    missing = run(["history", "combine", "nope.jsonl"], project)
+    assert missing.returncode == 2 and "nope.jsonl: no such file" in missing.stderr

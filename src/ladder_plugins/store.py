@@ -145,7 +145,7 @@ class HistoryStore:
         target = path or self.log
         try:
             handle = self._open_read(target) if path is None else open(target, "rb")
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no history yet
             return result
         except OSError as exc:
             self.warn(f"cannot read {target}: {exc.strerror or exc}")
@@ -208,7 +208,7 @@ class HistoryStore:
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
             return data
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except (ValueError, RecursionError, UnicodeDecodeError, OSError) as exc:
             self._set_aside(path, f"{type(exc).__name__}")

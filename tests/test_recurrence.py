@@ -1,0 +1,147 @@
+"""Occurrences, hotspots, patterns: DESIGN §7, driven by a simulated clock."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from ladder_plugins.aggregate import Aggregate
+from ladder_plugins.gate import decide
+from ladder_plugins.recurrence import area_of, hotspots, patterns, recurrences, trend
+
+from .history_helpers import at, make_event, project_settings
+
+
+def agg(events, runs=False):
+    return Aggregate(runs).add_all(events)
+
+
+def test_three_versions_over_two_days_make_a_hotspot(tmp_path):
+    s = project_settings(tmp_path)
+    events = [make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v2", when=at(0, 5)),
+              make_event(unit_hash="v3", when=at(1))]
+    (hot,) = hotspots(agg(events), s, at(1, 1))
+    assert (hot.occurrences, hot.distinct_days) == (3, 2)
+    assert hot.describe() == "survived 2 edits over 2 days"
+
+
+def test_three_versions_on_one_day_are_not_a_hotspot(tmp_path):
+    s = project_settings(tmp_path)
+    events = [make_event(unit_hash=f"v{i}", when=at(0, i)) for i in range(3)]
+    assert hotspots(agg(events), s, at(0, 5)) == []
+
+
+def test_the_same_version_on_five_days_is_not_a_hotspot_unless_counting_runs(tmp_path):
+    events = [make_event(unit_hash="same", when=at(day)) for day in range(5)]
+    s = project_settings(tmp_path)
+    assert hotspots(agg(events), s, at(5)) == []
+    runs = project_settings(tmp_path, '[tool.ladder.recurrence]\ncount = "runs"\n')
+    (hot,) = hotspots(agg(events, runs=True), runs, at(5))
+    assert (hot.occurrences, hot.distinct_days) == (5, 5)
+    assert hot.describe() == "violated in 5 runs over 5 days"
+
+
+def test_runs_are_counted_once_per_run_id(tmp_path):
+    s = project_settings(tmp_path, '[tool.ladder.recurrence]\ncount = "runs"\n')
+    events = [make_event(run_id="r1", when=at(0)), make_event(run_id="r1", when=at(0)),  # flake8 + pytest, one run
+              make_event(run_id="r2", when=at(1)), make_event(run_id="r3", when=at(1))]
+    (rec,) = recurrences(agg(events, runs=True), s, at(2))
+    assert rec.occurrences == 3
+
+
+def test_yellow_and_gate_events_are_not_occurrences(tmp_path):
+    s = project_settings(tmp_path)
+    events = [make_event(unit_hash=f"v{i}", when=at(i), severity="yellow") for i in range(4)]
+    events += [make_event(unit_hash="g", when=at(5), severity="gate-fail")]
+    assert recurrences(agg(events), s, at(6)) == []
+
+
+def test_events_older_than_retention_do_not_count(tmp_path):
+    s = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    events = [make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v2", when=at(1)),
+              make_event(unit_hash="v3", when=at(40))]
+    (rec,) = recurrences(agg(events), s, at(41))
+    assert rec.occurrences == 1  # v1 and v2 were first seen more than 30 days ago
+    assert hotspots(agg(events), s, at(41)) == []
+    unlimited = project_settings(tmp_path)  # the default 90 days keeps all three: a hotspot
+    assert [h.occurrences for h in hotspots(agg(events), unlimited, at(41))] == [3]
+
+
+def test_an_old_version_seen_again_is_not_a_new_occurrence(tmp_path):
+    s = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    events = [make_event(unit_hash="legacy", when=at(0))] + [make_event(unit_hash="legacy", when=at(d)) for d in (35, 36)]
+    assert recurrences(agg(events), s, at(37)) == []  # first sighting is outside retention
+
+
+def test_thresholds_come_from_configuration(tmp_path):
+    s = project_settings(tmp_path, "[tool.ladder.recurrence]\nhotspot_min_count = 2\nhotspot_min_days = 1\n")
+    events = [make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v2", when=at(0, 1))]
+    assert [h.occurrences for h in hotspots(agg(events), s, at(1))] == [2]
+
+
+def test_recurrence_does_not_depend_on_order(tmp_path):
+    s = project_settings(tmp_path)
+    events = []
+    for i, fp in enumerate(["src/a.py::f::cognitive_max", "src/b.py::g::abc_max", "src/c.py::h::cognitive_max"]):
+        for day in range(3):
+            events.append(make_event(fp, unit_hash=f"{fp}{day % (i + 1)}", when=at(day, i)))
+            events.append(make_event(fp, unit_hash=f"{fp}{day % (i + 1)}", when=at(day, i + 1)))
+    reference = [(r.fingerprint, r.occurrences, r.days) for r in recurrences(agg(events), s, at(4))]
+    rng = random.Random(7)
+    for _ in range(20):
+        shuffled = events[:]
+        rng.shuffle(shuffled)
+        half = len(shuffled) // 2
+        combined = agg(shuffled[half:]).merge(agg(shuffled[:half]))
+        assert [(r.fingerprint, r.occurrences, r.days) for r in recurrences(combined, s, at(4))] == reference
+
+
+def test_patterns_by_area_and_role(tmp_path):
+    s = project_settings(tmp_path)
+    events = []
+    for n, name in enumerate(["lexer", "parser", "emitter"]):
+        fp = f"src/parser/{name}.py::run::cognitive_max"
+        events += [make_event(fp, unit_hash=f"{name}{v}", when=at(v, n)) for v in range(2)]
+    events.append(make_event("src/other/x.py::y::cognitive_max", when=at(0)))
+    found = {(p.rule_key, p.kind, p.group): (p.occurrences, p.files) for p in patterns(agg(events), s, at(3))}
+    assert found[("cognitive_max", "area", "src/parser")] == (6, 3)
+    assert found[("cognitive_max", "role", "app")] == (7, 4)
+    assert ("cognitive_max", "area", "src/other") not in found
+
+
+def test_area_is_the_first_two_directories():
+    assert area_of("src/parser/deep/x.py") == "src/parser"
+    assert area_of("src/x.py") == "src"
+    assert area_of("x.py") == "."
+
+
+def test_trend_counts_events_and_occurrences_per_day(tmp_path):
+    s = project_settings(tmp_path)
+    events = [make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v1", when=at(1)),
+              make_event(unit_hash="v2", when=at(1), severity="yellow")]
+    days = dict(trend(agg(events), s, at(2)))
+    assert days["2026-11-01"] == {"red": 1, "occurrences": 1}
+    assert days["2026-11-02"] == {"red": 1, "yellow": 1}
+
+
+def test_gate_modes(tmp_path):
+    s = project_settings(tmp_path)
+    history = agg([make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v2", when=at(0, 3))])
+    edited = [make_event(unit_hash="v3", when=at(1)), make_event("src/a.py::other::abc_max", when=at(1))]
+    assert decide("advisory", edited, history, s, at(1)).failed is False
+    result = decide("recurrence", edited, history, s, at(1))
+    assert [f.event.fingerprint for f in result.failures] == ["src/a.py::f::cognitive_max"]
+    assert "survived 2 edits over 2 days" in result.failures[0].text
+    assert result.failures[0].text.startswith("LAD900 ")
+    assert len(decide("strict", edited, history, s, at(1)).failures) == 2
+    unchanged = [make_event(unit_hash="v2", when=at(1))]
+    assert decide("recurrence", unchanged, history, s, at(1)).failed is False
+
+
+def test_gate_is_independent_of_the_order_run_events_arrive(tmp_path):
+    s = project_settings(tmp_path)
+    history = agg([make_event(f"src/{n}.py::f::abc_max", unit_hash=f"v{i}", when=at(i)) for n in "ab" for i in range(2)])
+    run = [make_event(f"src/{n}.py::f::abc_max", unit_hash="v9", when=at(2)) for n in "abc"]
+    outcomes = {tuple(f.event.fingerprint for f in decide("recurrence", list(p), history, s, at(2)).failures)
+                for p in itertools.permutations(run)}
+    assert outcomes == {("src/a.py::f::abc_max", "src/b.py::f::abc_max")}

@@ -1,0 +1,369 @@
+"""The history store under concurrency, faults and hostile layouts (real processes)."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from ladder_plugins.aggregate import Aggregate
+from ladder_plugins.recorder import record_run
+from ladder_plugins.recurrence import hotspots, patterns
+from ladder_plugins.runinfo import RunContext
+from ladder_plugins.store import HistoryStore
+
+from .history_helpers import at, make_event, project_settings
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+WORKER = textwrap.dedent(
+    """
+    import sys
+    from datetime import datetime, timedelta, timezone
+    from ladder_plugins.config import load_settings
+    from ladder_plugins.events import SCHEMA_VERSION, Event
+    from ladder_plugins.runinfo import format_timestamp
+    from ladder_plugins.store import HistoryStore
+
+    root, worker, batches, per_batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    store = HistoryStore(load_settings(root), lock_timeout=120)
+    day0 = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    for b in range(batches):
+        when = day0 + timedelta(days=b % 20, seconds=worker)
+        events = [
+            Event(SCHEMA_VERSION, f"w{worker}-b{b}-{i}", format_timestamp(when), "repo", f"run-{worker}-{b}",
+                  "cli", "recurrence", f"src/m{worker}.py", f"f{i % 7}", 1, "app", "cognitive_max",
+                  "complexity", "unit", "red", 20.0, 15.0, 5.0, f"src/m{worker}.py::f{i % 7}::cognitive_max",
+                  f"h{b % 5}", "built-in-metric")
+            for i in range(per_batch)
+        ]
+        with store.transaction() as tx:
+            if tx.read_only:
+                sys.exit("read-only: " + "; ".join(store.warnings))
+            tx.append(events, now=when)
+    """
+)
+
+
+def _spawn_writers(root, workers, batches, per_batch):
+    script = root / "writer.py"
+    script.write_text(WORKER)
+    procs = [
+        subprocess.Popen([sys.executable, str(script), str(root), str(w), str(batches), str(per_batch)],
+                         stderr=subprocess.PIPE, text=True)
+        for w in range(workers)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+
+
+def _log_lines(settings):
+    return (settings.root / ".ladder" / "history" / "events.jsonl").read_bytes().split(b"\n")
+
+
+def test_eight_concurrent_writers_lose_duplicate_and_interleave_nothing(tmp_path):
+    settings = project_settings(tmp_path)
+    _spawn_writers(tmp_path, workers=8, batches=25, per_batch=40)
+    lines = [line for line in _log_lines(settings) if line]
+    ids = [json.loads(line)["event_id"] for line in lines]  # every line parses
+    assert len(ids) == 8 * 25 * 40
+    assert len(set(ids)) == len(ids)
+    store = HistoryStore(settings)
+    state = store.load()
+    assert state.aggregate.events == 8000 and state.skipped == 0
+
+
+def test_pruning_races_with_appenders_and_loses_nothing(tmp_path):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nmax_mb = 0.02\n")
+    _spawn_writers(tmp_path, workers=6, batches=40, per_batch=10)
+    store = HistoryStore(settings)
+    state = store.load()
+    folded, generation, _ = store.folded()
+    assert generation > 0, "the size cap never forced a prune"
+    log_events = store.read_log(0).events
+    assert folded.events + len(log_events) == 6 * 40 * 10
+    assert state.aggregate.events == 6 * 40 * 10
+    for worker in range(6):
+        for i in range(7):
+            stats = state.aggregate.fingerprints[f"src/m{worker}.py::f{i}::cognitive_max"]
+            assert set(stats.hashes) == {f"h{b}" for b in range(5)}
+
+
+def test_size_cap_keeps_hotspots_and_patterns_exact(tmp_path):
+    capped = project_settings(tmp_path, "[tool.ladder.history]\nmax_mb = 0.01\n")
+    events = []
+    for day in range(30):
+        for n in range(6):
+            fp = f"src/pkg/m{n}.py::f::cognitive_max"
+            events.append(make_event(fp, unit_hash=f"v{day // (n + 1)}", when=at(day, n)))
+    reference = Aggregate().add_all(events)
+    store = HistoryStore(capped)
+    for day in range(30):
+        with store.transaction() as tx:
+            tx.append([e for e in events if e.timestamp.startswith(at(day).date().isoformat())], now=at(day, 23))
+    assert store.folded()[1] > 0
+    stored = store.load().aggregate
+    now = at(30)
+    assert hotspots(stored, capped, now) == hotspots(reference, capped, now)
+    assert patterns(stored, capped, now) == patterns(reference, capped, now)
+    assert len(hotspots(reference, capped, now)) >= 3
+
+
+def test_retention_prunes_old_events_without_changing_recurrence(tmp_path):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 10\n")
+    store = HistoryStore(settings)
+    old = [make_event(unit_hash="legacy", when=at(0))]
+    with store.transaction() as tx:
+        tx.append(old, now=at(0))
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="legacy", when=at(20))], now=at(20))
+    assert [e.timestamp[:10] for e in store.read_log(0).events] == ["2026-11-21"]
+    stats = store.load().aggregate.fingerprints["src/a.py::f::cognitive_max"]
+    assert stats.hashes["legacy"][0].startswith("2026-11-01")  # still known as first seen long ago
+
+
+def test_torn_last_line_at_every_offset(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    events = [make_event(unit_hash=f"v{i}") for i in range(3)]
+    with store.transaction() as tx:
+        tx.append(events)
+    full = store.log.read_bytes()
+    last_start = full.rstrip(b"\n").rfind(b"\n") + 1
+    for cut in range(last_start, len(full)):
+        store.log.write_bytes(full[:cut])
+        read = store.read_log(0)
+        assert [e.event_id for e in read.events] == [e.event_id for e in events[:2]]
+        extra = make_event(unit_hash="after")
+        store._append([extra])
+        lines = store.log.read_bytes().split(b"\n")
+        assert json.loads(lines[-2])["event_id"] == extra.event_id  # started on a fresh line
+        reread = store.read_log(0)
+        only_newline_missing = cut == len(full) - 1  # a whole record: terminating it recovers it
+        expected = events[:2] + (events[2:] if only_newline_missing else []) + [extra]
+        assert [e.event_id for e in reread.events] == [e.event_id for e in expected]
+        torn = cut not in (last_start, len(full) - 1)
+        assert reread.skipped == (1 if torn else 0)  # the torn fragment is counted, and kept
+        assert not torn or full[last_start:cut] + b"\n" in store.log.read_bytes()
+
+
+def test_a_writer_killed_mid_append_leaves_every_complete_record(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    victim = textwrap.dedent(
+        """
+        import os, signal, sys
+        log = sys.argv[1]
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND)
+        os.write(fd, b'{"schema_version":1,"event_id":"half')
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", victim, str(store.log)])
+    assert done.returncode == -9
+    assert len(store.read_log(0).events) == 1
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v2")])
+    read = store.read_log(0)
+    assert len(read.events) == 2 and read.skipped == 1
+
+
+HOLDER = textwrap.dedent(
+    """
+    import sys, time
+    from filelock import FileLock
+    lock = FileLock(sys.argv[1])
+    lock.acquire()
+    print("held", flush=True)
+    time.sleep(30)
+    """
+)
+
+
+def test_a_held_lock_makes_the_writer_give_up_with_one_warning(tmp_path):
+    """Another process holds the lock for 30 s: the writer gives up (after ~2 s), no hang."""
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.lock_path)], stdout=subprocess.PIPE, text=True)
+    writer = textwrap.dedent(
+        f"""
+        import sys
+        sys.path.insert(0, {str(REPO)!r})
+        from tests.history_helpers import make_event
+        from ladder_plugins.config import load_settings
+        from ladder_plugins.recorder import record_run
+        from ladder_plugins.runinfo import RunContext
+        out = record_run([], load_settings(sys.argv[1]), RunContext.create("cli", "recurrence", "r"),
+                         events=[make_event()])
+        print(out.recorded)
+        print("\\n".join(out.warnings))
+        """
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run([sys.executable, "-c", writer, str(tmp_path)], capture_output=True, text=True,
+                              timeout=25)  # far below the holder's 30 s: a hang fails here
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 0, done.stderr
+    recorded, *warnings = done.stdout.strip().splitlines()
+    assert recorded == "0"
+    assert len(warnings) == 1 and "locked by another process" in warnings[0]
+    assert not store.log.exists()
+
+
+def _run_with(settings, events):
+    run = RunContext.create("cli", "recurrence", "repo")
+    return record_run([], settings, run, events=events)
+
+
+def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, monkeypatch):
+    settings = project_settings(tmp_path)
+    history = [make_event(unit_hash=f"v{i}", when=at(i // 2, i)) for i in range(2)]
+    with HistoryStore(settings).transaction() as tx:
+        tx.append(history)
+    run_events = [make_event(unit_hash="v9", when=at(1, 5))]
+    monkeypatch.setenv("LADDER_NOW", at(1, 6).isoformat())
+    baseline_dir = tmp_path / "baseline"
+    baseline_dir.mkdir()
+    (baseline_dir / ".ladder" / "history").mkdir(parents=True)
+    (baseline_dir / ".ladder" / "history" / "events.jsonl").write_bytes(
+        (tmp_path / ".ladder" / "history" / "events.jsonl").read_bytes())
+    expected = _run_with(project_settings(baseline_dir), run_events)
+    assert expected.failed and not expected.warnings
+
+    real_write = os.write
+
+    def disk_full(fd, data):
+        if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")) == "events.jsonl":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", disk_full)
+    outcome = _run_with(settings, run_events)
+    monkeypatch.setattr(os, "write", real_write)
+    assert outcome.failed == expected.failed
+    assert [f.event.fingerprint for f in outcome.gate.failures] == [f.event.fingerprint for f in expected.gate.failures]
+    assert len(outcome.warnings) == 1 and "No space left" in outcome.warnings[0]
+
+
+def test_history_location_that_cannot_be_created_is_one_warning(tmp_path):
+    settings = project_settings(tmp_path)
+    (tmp_path / ".ladder").write_text("not a directory")
+    outcome = _run_with(settings, [make_event()])
+    assert outcome.recorded == 0 and len(outcome.warnings) == 1 and "cannot create" in outcome.warnings[0]
+    assert (tmp_path / ".ladder").read_text() == "not a directory"
+
+
+def _digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("link", [".ladder", ".ladder/history", ".ladder/history/events.jsonl"])
+def test_symlinks_pointing_outside_the_root_are_never_followed(tmp_path, link):
+    project = tmp_path / "project"
+    outside = tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "events.jsonl").write_text('{"precious": true}\n')
+    settings = project_settings(project)
+    target = project / link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if link.endswith(".jsonl"):
+        target.symlink_to(outside / "events.jsonl")
+    else:
+        target.symlink_to(outside, target_is_directory=True)
+    before = {p.name: _digest(p) for p in outside.iterdir()}
+    outcome = _run_with(settings, [make_event()])
+    after = {p.name: _digest(p) for p in outside.iterdir()}
+    assert before == after
+    assert outcome.recorded == 0 and any("outside the project root" in w for w in outcome.warnings)
+
+
+def test_unreadable_lines_are_skipped_counted_and_kept(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(0))])
+    with store.log.open("ab") as handle:
+        handle.write(b"not json\n{\"schema_version\": 1}\n\xff\xfe\n" + b"[" * 100_000 + b"\n")
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(1))])
+    assert store.stats().skipped_lines == 4
+    store_text = store.log.read_bytes()
+    store.prune(store.load().aggregate, at(1), force=True)
+    assert store.log.read_bytes().count(b"not json") == 1 == store_text.count(b"not json")
+    assert store.stats().events == 2
+
+
+def test_a_newer_schema_log_is_read_but_never_rewritten(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    newer = make_event(unit_hash="v1", when=at(0)).to_json().replace('"schema_version":1', '"schema_version":99')
+    store.log.write_text(newer + "\n")
+    before = store.log.read_bytes()
+    outcome = _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
+    assert store.log.read_bytes() == before
+    assert outcome.recorded == 0 and any("newer ladder-plugins" in w for w in outcome.warnings)
+    assert store.peek().fingerprints["src/a.py::f::cognitive_max"].hashes.keys() == {"v1"}
+
+
+def test_a_damaged_summary_is_set_aside_and_rebuilt(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    store.summary_path.write_text("{{{ not json")
+    fresh = HistoryStore(settings)
+    state = fresh.load()
+    assert state.aggregate.events == 1
+    assert len(fresh.warnings) == 1 and "damaged" in fresh.warnings[0]
+    kept = list(store.dir.glob("summaries.json.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_text() == "{{{ not json"
+    assert json.loads(store.summary_path.read_text())["aggregate"]["events"] == 1
+
+
+def test_summary_catches_up_incrementally(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    with store.log.open("a") as handle:  # another tool appended after the summary was written
+        handle.write(make_event(unit_hash="v2").to_json() + "\n")
+    offset = json.loads(store.summary_path.read_text())["log"]["offset"]
+    state = HistoryStore(settings).load()
+    assert state.aggregate.events == 2 and state.end > offset
+    assert json.loads(store.summary_path.read_text())["log"]["offset"] == state.end
+
+
+def test_combine_deduplicates_by_event_id_and_is_order_independent(tmp_path):
+    runner_a = [make_event("src/a.py::f::abc_max", unit_hash=f"v{i}", when=at(i)) for i in range(3)]
+    runner_b = runner_a[1:] + [make_event("src/b.py::g::abc_max", unit_hash=f"w{i}", when=at(i)) for i in range(3)]
+    files = []
+    for name, events in (("a.jsonl", runner_a), ("b.jsonl", runner_b)):
+        path = tmp_path / name
+        path.write_text("".join(e.to_json() + "\n" for e in events))
+        files.append(path)
+    results = []
+    for order in (files, files[::-1]):
+        project = tmp_path / f"p{len(results)}"
+        project.mkdir()
+        settings = project_settings(project)
+        store = HistoryStore(settings)
+        added, duplicates, _ = store.combine(order)
+        assert (added, duplicates) == (6, 2)
+        assert store.combine(order) == (0, 8, 0)
+        results.append([(h.fingerprint, h.occurrences, h.days) for h in hotspots(store.peek(), settings, at(4))])
+    assert results[0] == results[1] and len(results[0]) == 2
