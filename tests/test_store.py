@@ -228,7 +228,12 @@ def _run_with(settings, events):
     return record_run([], settings, run, events=events)
 
 
-def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "code, text",
+    [(errno.ENOSPC, "No space left on device"), (errno.EACCES, "Permission denied"), (errno.EROFS, "Read-only file system")],
+    ids=["disk full", "permission denied", "read-only"],
+)
+def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, monkeypatch, code, text):
     settings = project_settings(tmp_path)
     history = [make_event(unit_hash=f"v{i}", when=at(i // 2, i)) for i in range(2)]
     with HistoryStore(settings).transaction() as tx:
@@ -245,17 +250,17 @@ def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, m
 
     real_write = os.write
 
-    def disk_full(fd, data):
+    def failing_write(fd, data):
         if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")) == "events.jsonl":
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(code, text)
         return real_write(fd, data)
 
-    monkeypatch.setattr(os, "write", disk_full)
+    monkeypatch.setattr(os, "write", failing_write)
     outcome = _run_with(settings, run_events)
     monkeypatch.setattr(os, "write", real_write)
     assert outcome.failed == expected.failed
     assert [f.event.fingerprint for f in outcome.gate.failures] == [f.event.fingerprint for f in expected.gate.failures]
-    assert len(outcome.warnings) == 1 and "No space left" in outcome.warnings[0]
+    assert len(outcome.warnings) == 1 and text in outcome.warnings[0]
 
 
 def test_history_location_that_cannot_be_created_is_one_warning(tmp_path):
