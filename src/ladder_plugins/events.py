@@ -67,7 +67,9 @@ class Event:
         return self.timestamp[:10]
 
 
-def events_from_violations(violations: Iterable[Any], run: RunContext, *, severity: Optional[str] = None) -> list[Event]:
+def events_from_violations(
+    violations: Iterable[Any], run: RunContext, *, severity: Optional[str] = None
+) -> list[Event]:
     """Events for ``violations`` (analysis :class:`~ladder_plugins.analysis.Violation`)."""
     out = []
     for v in violations:

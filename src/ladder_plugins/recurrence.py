@@ -17,7 +17,9 @@ from .aggregate import Aggregate, FingerprintStats
 from .config import Settings
 from .runinfo import format_timestamp
 
-__all__ = ["Recurrence", "Pattern", "cutoff", "recurrence_of", "recurrences", "hotspots", "patterns", "trend", "area_of"]
+__all__ = [
+    "Recurrence", "Pattern", "cutoff", "recurrence_of", "recurrences", "hotspots", "patterns", "trend", "area_of",
+]
 
 
 @dataclass(frozen=True)

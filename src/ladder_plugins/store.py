@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 from .aggregate import Aggregate
 from .config import Settings
@@ -263,7 +263,8 @@ class HistoryStore:
             agg, start, skipped = folded.copy(), 0, 0
         read = self.read_log(start)
         agg.add_all(read.events)
-        state = LoadState(agg, read.end, skipped + read.skipped, generation, read.newer or summary_newer or folded_newer)
+        read_only = read.newer or summary_newer or folded_newer
+        state = LoadState(agg, read.end, skipped + read.skipped, generation, read_only)
         if state.read_only:
             self.warn(
                 f"{self.dir} was written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); "
@@ -440,7 +441,9 @@ class HistoryStore:
                 raise LadderError(f"{file}: no such file")
             read = self.read_log(0, path=Path(file))
             if read.newer:
-                raise LadderError(f"{file}: written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); upgrade first")
+                raise LadderError(
+                    f"{file}: written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); upgrade first"
+                )
             incoming.extend(read.events)
             unreadable += read.skipped
         with self.transaction() as tx:
