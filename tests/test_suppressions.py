@@ -57,3 +57,8 @@ def test_file_rule_suppressed_in_module_header(tmp_path):
     header = "#!/usr/bin/env python\n# ladder: ignore[file_lines_max] generated table, split upstream\n"
     report = analyze_source(header + body, "m.py", s)
     assert not report.violations and [v.code for v in report.suppressed] == ["LAD107"]
+
+
+def test_a_following_comment_is_not_a_reason(settings):
+    report = analyze_source(f"def f({SIX}):  # ladder: ignore[params_max]  # type: ignore\n    pass\n", "m.py", settings)
+    assert [v.code for v in report.violations] == ["LAD001", "LAD105"]

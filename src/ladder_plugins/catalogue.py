@@ -17,6 +17,7 @@ __all__ = [
     "ROLES",
     "GATE",
     "SUPPRESSION",
+    "CONFIGURATION",
     "rule_by_code",
     "rule_by_key",
     "lookup",
@@ -95,6 +96,13 @@ _ABC = "https://docs.rubocop.org/rubocop/cops_metrics.html#metricsabcsize"
 _DOC = "docs/metrics.md"
 
 _BUILTIN = (
+    Rule(
+        "LAD000", "configuration", "meta", "file", None, "meta",
+        "ladder-plugins cannot run",
+        "The configuration ([tool.ladder] or the front end's options) is invalid; "
+        "the message says which file and key, and what is expected.",
+        "README.md#configuration",
+    ),
     Rule(
         "LAD001", "suppression", "meta", "unit", None, "meta",
         "invalid suppression",
@@ -182,7 +190,8 @@ GATE = Rule(
     "README.md#the-recurrence-gate",
 )
 
-SUPPRESSION = _BUILTIN[0]
+CONFIGURATION = _BUILTIN[0]
+SUPPRESSION = _BUILTIN[1]
 
 #: Built-in rules by code, in catalogue order (plugins add theirs at run time).
 RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE,)})

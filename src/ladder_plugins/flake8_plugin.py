@@ -1,26 +1,197 @@
-"""flake8 front end (entry point ``LAD``): a thin adapter over the core analysis.
+"""flake8 front end (entry point ``LAD``): a thin adapter over the core.
 
-Until the flake8 integration lands in full this checker reports nothing, so that
-installing the package never changes a flake8 run.
+flake8 hands us the tree it already parsed; the core analyses it, the recorder
+records the file's violations and decides the gate, and this module only turns the
+results into flake8 errors. Each worker process records the files it checked, under
+the store's lock, with the run id of the whole invocation.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterator
+import os
+import sys
+from typing import Any, ClassVar, Iterator, Optional, Sequence
 
-__all__ = ["LadderChecker"]
+__all__ = ["LadderChecker", "lad_selected"]
+
+Error = tuple[int, int, str, type]
+_OWNER_ENV = "LADDER_RUN_ID_OWNER"
+_PREFIX = "LAD"
+
+
+def _longest_prefix(code: str, prefixes: Sequence[str]) -> str:
+    best = ""
+    for prefix in prefixes:
+        prefix = prefix.strip().upper()
+        if prefix and code.startswith(prefix) and len(prefix) > len(best):
+            best = prefix
+    return best
+
+
+def _codes(value: Any) -> list[str]:
+    if not value:
+        return []
+    if isinstance(value, str):
+        value = value.split(",")
+    return [str(v).strip() for v in value if str(v).strip()]
+
+
+def lad_selected(options: Any, codes: Sequence[str]) -> bool:
+    """Whether flake8's selection keeps any of ``codes``, by flake8's documented rules.
+
+    An explicit choice (``--select``/``--extend-select``, ``--ignore``/``--extend-ignore``)
+    beats an implicit one (the default selection: the built-in codes plus every
+    installed plugin's entry name); between two explicit choices the longer prefix
+    wins, and a tie goes to ignore.
+    """
+    select_given = _codes(getattr(options, "select", None))
+    explicit_select = select_given + _codes(getattr(options, "extend_select", None))
+    implicit_select = [] if select_given else (
+        _codes(getattr(options, "extended_default_select", None)) or ["E", "F", "W", "C90", _PREFIX]
+    )
+    explicit_ignore = _codes(getattr(options, "ignore", None)) + _codes(getattr(options, "extend_ignore", None))
+    for code in codes:
+        chosen = _longest_prefix(code, explicit_select)
+        dropped = _longest_prefix(code, explicit_ignore)
+        if chosen and len(chosen) > len(dropped):
+            return True
+        if not chosen and not dropped and _longest_prefix(code, implicit_select):
+            return True
+    return False
 
 
 class LadderChecker:
-    """flake8 AST checker; reports no errors yet."""
+    """flake8 AST checker reporting ``LADxxx`` errors and recording them."""
 
     name = "ladder-plugins"
     version = "0.1.0"
 
-    def __init__(self, tree: ast.AST, filename: str = "-", lines: Any = None) -> None:
+    # Set by parse_options once per flake8 invocation (and per spawned worker).
+    enabled: ClassVar[bool] = False
+    record: ClassVar[bool] = True
+    from_stdin: ClassVar[bool] = False
+    settings: ClassVar[Any] = None
+    config_error: ClassVar[Optional[str]] = None
+    warned: ClassVar[set[str]] = set()
+
+    def __init__(self, tree: ast.AST, filename: str = "stdin", lines: Optional[Sequence[str]] = None) -> None:
         self.tree = tree
         self.filename = filename
+        self.lines = list(lines or [])
 
-    def run(self) -> Iterator[tuple[int, int, str, type]]:
-        return iter(())
+    @classmethod
+    def add_options(cls, option_manager: Any) -> None:
+        option_manager.add_option(
+            "--ladder-mode",
+            choices=("advisory", "recurrence", "strict"),
+            default=None,
+            parse_from_config=True,
+            help="ladder gate mode for this run (overrides [tool.ladder] mode): advisory, recurrence or strict",
+        )
+        option_manager.add_option(
+            "--ladder-no-record",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="do not record this run's ladder violations in the history",
+        )
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        from .catalogue import RULES
+        from .config import load_settings
+        from .errors import LadderError
+        from .runinfo import RUN_ID_ENV
+
+        cls.warned = set()
+        cls.settings = None
+        cls.config_error = None
+        cls.enabled = lad_selected(options, list(RULES))
+        cls.from_stdin = "-" in (getattr(options, "filenames", None) or [])
+        cls.record = not getattr(options, "ladder_no_record", False)
+        if not cls.enabled:
+            return
+        _claim_run_id(RUN_ID_ENV)
+        try:
+            settings = load_settings(os.getcwd())
+            mode = getattr(options, "ladder_mode", None)
+            cls.settings = settings.replace(mode=mode) if mode else settings
+        except LadderError as exc:
+            cls.config_error = str(exc)
+
+    def run(self) -> Iterator[Error]:
+        if not self.enabled:
+            return
+        if self.config_error is not None:
+            from .catalogue import CONFIGURATION
+
+            yield 1, 0, f"{CONFIGURATION.code} {CONFIGURATION.what}: {self.config_error}", type(self)
+            return
+        try:
+            errors = self._check()
+        except Exception as exc:  # a bug of ours must never take flake8 down
+            self._warn(f"{self.filename}: not analysed ({type(exc).__name__}: {exc})")
+            return
+        yield from errors
+
+    def _check(self) -> list[Error]:
+        from .analysis import analyze_source
+        from .discovery import relative_path
+        from .recorder import record_run
+        from .runinfo import RunContext
+        from .thresholds import RED
+
+        settings = self.settings
+        rel, inside = relative_path(_path(self.filename), settings.root)
+        tree = self.tree if isinstance(self.tree, ast.Module) else None
+        report = analyze_source("".join(self.lines), rel, settings, tree=tree)
+        if report.skipped:
+            self._warn(f"{self.filename}: not analysed: {report.skipped}")
+            return []
+        run = RunContext.create("flake8", settings.mode, settings.repo_id)
+        record = self.record and not self.from_stdin and inside
+        outcome = record_run(report.violations, settings, run, record=record, warn=self._warn)
+        errors: list[Error] = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
+        if settings.mode != "advisory":
+            for rec in outcome.gate.recurrences:
+                if rec.is_hotspot(settings):
+                    failure = next(e for e in outcome.events if e.fingerprint == rec.fingerprint)
+                    errors.append((failure.line, 0, _gate_text(failure, rec), type(self)))
+        return sorted(errors, key=lambda e: (e[0], e[2]))
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warned:
+            self.warned.add(message)
+            print(f"ladder: warning: {message}", file=sys.stderr)
+
+
+def _gate_text(event: Any, rec: Any) -> str:
+    from .gate import GateFailure
+
+    return GateFailure(event, rec, "hotspot").text
+
+
+def _path(filename: str) -> Any:
+    from pathlib import Path
+
+    return Path(filename)
+
+
+def _claim_run_id(env_name: str) -> None:
+    """One run id per flake8 invocation, inherited by its (forked or spawned) workers.
+
+    A user-provided ``LADDER_RUN_ID`` is kept. An id we generated earlier in this
+    same process belongs to an earlier invocation and is replaced; in a spawned
+    worker the owner is the parent, so the inherited id is kept.
+    """
+    import uuid
+
+    owner = os.environ.get(_OWNER_ENV)
+    current = os.environ.get(env_name)
+    if current and owner is None:
+        return  # set by the user or CI
+    if current and owner and owner != str(os.getpid()) and owner == str(os.getppid()):
+        return  # a spawned worker of the invocation that generated it
+    os.environ[env_name] = uuid.uuid4().hex
+    os.environ[_OWNER_ENV] = str(os.getpid())

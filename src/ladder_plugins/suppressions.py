@@ -16,7 +16,8 @@ from typing import Mapping, Optional
 __all__ = ["Suppression", "parse_suppressions"]
 
 _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_IGNORE = re.compile(r"ladder:\s*ignore\[(?P<rules>[^\]]*)\](?P<reason>.*)", re.IGNORECASE)
+# The reason runs to the end of the comment or to the next "#" (another comment).
+_IGNORE = re.compile(r"ladder:\s*ignore\[(?P<rules>[^\]]*)\](?P<reason>[^#]*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
