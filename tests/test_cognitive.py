@@ -98,3 +98,8 @@ def test_cognitive_and_cyclomatic_differ_on_nesting(unit_metrics):
     nested = "def f(a, b, c):\n    if a:\n        if b:\n            if c:\n                pass\n"
     assert unit_metrics(flat)["cyclomatic"] == unit_metrics(nested)["cyclomatic"] == 4
     assert (unit_metrics(flat)["cognitive"], unit_metrics(nested)["cognitive"]) == (3, 6)
+
+
+def test_the_units_own_decorators_and_defaults_are_not_its_body(unit_metrics):
+    code = "@register(lambda x: 1 if x else 0)\ndef f(a=1 if True else 2):\n    return a\n"
+    assert unit_metrics(code)["cognitive"] == 0

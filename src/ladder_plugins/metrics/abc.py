@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Mapping
+from typing import Iterator, Mapping, Sequence
 
 from ..hookspecs import hookimpl
 from ..source import FunctionNode, ParsedSource, Unit
@@ -58,9 +58,8 @@ def _params(args: ast.arguments, *, skip_first: bool) -> int:
     positional = list(getattr(args, "posonlyargs", [])) + list(args.args)
     if skip_first and positional and positional[0].arg in ("self", "cls"):
         positional = positional[1:]
-    names = [a.arg for a in positional + list(args.kwonlyargs)]
-    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
-    return sum(_binds(name) for name in names)
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return sum(_binds(a.arg) for a in positional + list(args.kwonlyargs) + extra)
 
 
 def _is_elif(node: ast.If) -> bool:
@@ -68,54 +67,90 @@ def _is_elif(node: ast.If) -> bool:
     return len(orelse) == 1 and isinstance(orelse[0], ast.If) and orelse[0].col_offset == node.col_offset
 
 
-def abc_vector(node: FunctionNode, *, is_method: bool = False) -> tuple[int, int, int]:
-    """(A, B, C) of a function node, nested functions and lambdas included."""
-    a = _params(node.args, skip_first=is_method)
-    b = c = 0
-    stack: list[ast.AST] = list(node.body)
+Vector = tuple[int, int, int]
+_NONE: Vector = (0, 0, 0)
+
+
+def _assign(node: ast.Assign) -> Vector:
+    return sum(_targets(t) for t in node.targets), 0, 0
+
+
+def _target(node: ast.AST) -> Vector:
+    """AugAssign, NamedExpr, annotated assignment with a value."""
+    if isinstance(node, ast.AnnAssign) and node.value is None:
+        return _NONE
+    return _targets(node.target), 0, 0  # type: ignore[attr-defined]
+
+
+def _loop(node: ast.AST) -> Vector:
+    target = _targets(node.target) if hasattr(node, "target") else 0
+    return target, 0, 1 + bool(node.orelse)  # type: ignore[attr-defined]
+
+
+def _comprehension(node: ast.comprehension) -> Vector:
+    return _targets(node.target), 0, 1 + len(node.ifs)
+
+
+def _withitem(node: ast.withitem) -> Vector:
+    return (_targets(node.optional_vars) if node.optional_vars is not None else 0), 0, 0
+
+
+def _handler(node: ast.ExceptHandler) -> Vector:
+    return (_binds(node.name) if node.name else 0), 0, 1
+
+
+def _function(node: ast.AST) -> Vector:
+    return _params(node.args, skip_first=False), 0, 0  # type: ignore[attr-defined]
+
+
+def _if(node: ast.If) -> Vector:
+    return 0, 0, 1 + (bool(node.orelse) and not _is_elif(node))
+
+
+def _capture(node: ast.AST) -> Vector:
+    name = getattr(node, "name", None)
+    return (_binds(name) if name else 0), 0, 0
+
+
+_COUNTERS = {
+    ast.Call: lambda node: (0, 1, 0),
+    ast.Assign: _assign,
+    ast.AugAssign: _target,
+    ast.AnnAssign: _target,
+    ast.NamedExpr: _target,
+    ast.For: _loop,
+    ast.AsyncFor: _loop,
+    ast.While: _loop,
+    ast.comprehension: _comprehension,
+    ast.withitem: _withitem,
+    ast.ExceptHandler: _handler,
+    ast.FunctionDef: _function,
+    ast.AsyncFunctionDef: _function,
+    ast.Lambda: _function,
+    ast.If: _if,
+    ast.IfExp: lambda node: (0, 0, 1),
+    ast.BoolOp: lambda node: (0, 0, len(node.values) - 1),
+    ast.Compare: lambda node: (0, 0, len(node.ops)),
+    **({_MATCH_CASE: lambda node: (0, 0, 1)} if _MATCH_CASE is not None else {}),
+    **{kind: _capture for kind in _MATCH_CAPTURES},
+}
+
+
+def _contributions(body: Sequence[ast.AST]) -> Iterator[Vector]:
+    """The (A, B, C) contribution of every counted node below ``body`` (iterative)."""
+    stack = list(body)
     while stack:
         current = stack.pop()
-        kind = type(current)
-        if kind is ast.Call:
-            b += 1
-        elif kind is ast.Assign:
-            a += sum(_targets(t) for t in current.targets)  # type: ignore[attr-defined]
-        elif kind in (ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension):
-            a += _targets(current.target)  # type: ignore[attr-defined]
-            if kind is ast.comprehension:
-                c += 1 + len(current.ifs)  # type: ignore[attr-defined]
-            elif kind is not ast.AugAssign:
-                c += 1 + bool(current.orelse)  # type: ignore[attr-defined]
-        elif kind is ast.AnnAssign:
-            if current.value is not None:  # type: ignore[attr-defined]
-                a += _targets(current.target)  # type: ignore[attr-defined]
-        elif kind is ast.NamedExpr:
-            a += _targets(current.target)  # type: ignore[attr-defined]
-        elif kind is ast.withitem:
-            if current.optional_vars is not None:  # type: ignore[attr-defined]
-                a += _targets(current.optional_vars)  # type: ignore[attr-defined]
-        elif kind is ast.ExceptHandler:
-            c += 1
-            if current.name:  # type: ignore[attr-defined]
-                a += _binds(current.name)  # type: ignore[attr-defined]
-        elif kind in _FUNCS or kind is ast.Lambda:
-            a += _params(current.args, skip_first=False)  # type: ignore[attr-defined]
-        elif kind is ast.If:
-            c += 1 + (bool(current.orelse) and not _is_elif(current))  # type: ignore[arg-type]
-        elif kind in (ast.IfExp, ast.While):
-            c += 1
-            if kind is ast.While:
-                c += bool(current.orelse)  # type: ignore[attr-defined]
-        elif kind is ast.BoolOp:
-            c += len(current.values) - 1  # type: ignore[attr-defined]
-        elif kind is ast.Compare:
-            c += len(current.ops)  # type: ignore[attr-defined]
-        elif _MATCH_CASE is not None and kind is _MATCH_CASE:
-            c += 1
-        elif kind in _MATCH_CAPTURES:
-            if current.name:  # type: ignore[attr-defined]
-                a += _binds(current.name)  # type: ignore[attr-defined]
+        counter = _COUNTERS.get(type(current))
+        if counter is not None:
+            yield counter(current)
         stack.extend(ast.iter_child_nodes(current))
+
+
+def abc_vector(node: FunctionNode, *, is_method: bool = False) -> Vector:
+    """(A, B, C) of a function node, nested functions and lambdas included."""
+    own = (_params(node.args, skip_first=is_method), 0, 0)
+    a, b, c = map(sum, zip(own, *_contributions(node.body)))
     return a, b, c
 
 

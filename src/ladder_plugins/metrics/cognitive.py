@@ -66,12 +66,7 @@ def _bool_sequences(node: ast.BoolOp) -> tuple[int, list[ast.AST]]:
     while work:
         item = work.pop()
         if isinstance(item, ast.BoolOp):
-            values = item.values
-            op = type(item.op)
-            work.append(values[-1])
-            for value in reversed(values[:-1]):
-                work.append(op)
-                work.append(value)
+            work.extend(_interleave(item))
         elif isinstance(item, type):
             ops.append(item)
         else:
@@ -80,100 +75,138 @@ def _bool_sequences(node: ast.BoolOp) -> tuple[int, list[ast.AST]]:
     return runs, leaves
 
 
+def _interleave(node: ast.BoolOp) -> list[object]:
+    """``a op b op c`` as a work list in reverse (popped left to right)."""
+    op = type(node.op)
+    items: list[object] = []
+    for value in node.values:
+        items += [op, value]
+    return list(reversed(items[1:]))
+
+
 def _is_recursive_call(call: ast.Call, name: str, is_method: bool) -> bool:
     func = call.func
-    if is_method:
-        return (
-            isinstance(func, ast.Attribute)
-            and func.attr == name
-            and isinstance(func.value, ast.Name)
-            and func.value.id in ("self", "cls")
-        )
-    return isinstance(func, ast.Name) and func.id == name
+    if not is_method:
+        return isinstance(func, ast.Name) and func.id == name
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == name
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("self", "cls")
+    )
+
+
+class _Counter:
+    """One unit's count: a work stack of (node, nesting) and a handler per construct."""
+
+    def __init__(self, node: FunctionNode, is_method: bool) -> None:
+        self.total = 0
+        self.name = node.name
+        self.is_method = is_method
+        self.stack: list[tuple[ast.AST, int]] = []
+        self.flat_defs: set[int] = set()  # defs inside a decorator-style wrapper
+        if is_decorator_wrapper(node):
+            self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
+        self.push(node.body, 0)  # the unit's decorators and defaults are not its body
+
+    def push(self, nodes: Sequence[ast.AST], nesting: int) -> None:
+        self.stack.extend((child, nesting) for child in reversed(nodes))
+
+    def run(self) -> int:
+        handlers = _HANDLERS
+        while self.stack:
+            current, nesting = self.stack.pop()
+            handler = handlers.get(type(current), _Counter.visit_other)
+            handler(self, current, nesting)
+        return self.total
+
+    def visit_if(self, node: ast.If, nesting: int) -> None:
+        self.total += 1 + nesting
+        self.push([node.test], nesting)
+        self.push(node.body, nesting + 1)
+        while _is_elif(node):
+            node = node.orelse[0]  # type: ignore[assignment]
+            self.total += 1
+            self.push([node.test], nesting)
+            self.push(node.body, nesting + 1)
+        if node.orelse:
+            self.total += 1
+            self.push(node.orelse, nesting + 1)
+
+    def visit_loop(self, node: ast.AST, nesting: int) -> None:
+        self.total += 1 + nesting + bool(node.orelse)  # type: ignore[attr-defined]
+        header = [node.test] if isinstance(node, ast.While) else [node.target, node.iter]  # type: ignore[attr-defined]
+        self.push(header, nesting)
+        self.push(node.body + node.orelse, nesting + 1)  # type: ignore[attr-defined]
+
+    def visit_try(self, node: ast.AST, nesting: int) -> None:
+        self.push(node.body + node.orelse + node.finalbody, nesting)  # type: ignore[attr-defined]
+        for handler in node.handlers:  # type: ignore[attr-defined]
+            self.total += 1 + nesting
+            self.push([handler.type] if handler.type is not None else [], nesting)
+            self.push(handler.body, nesting + 1)
+
+    def visit_match(self, node: ast.AST, nesting: int) -> None:
+        self.total += 1 + nesting
+        self.push([node.subject], nesting)  # type: ignore[attr-defined]
+        for case in node.cases:  # type: ignore[attr-defined]
+            self.push([case.guard] if case.guard is not None else [], nesting + 1)
+            self.push(case.body, nesting + 1)
+
+    def visit_ifexp(self, node: ast.IfExp, nesting: int) -> None:
+        self.total += 1 + nesting
+        self.push([node.test], nesting)
+        self.push([node.body, node.orelse], nesting + 1)
+
+    def visit_def(self, node: FunctionNode, nesting: int) -> None:
+        depth = nesting if id(node) in self.flat_defs else nesting + 1
+        if is_decorator_wrapper(node):
+            self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
+        args = node.args
+        defaults = args.defaults + [d for d in args.kw_defaults if d is not None]
+        self.push(node.decorator_list + defaults, nesting)
+        self.push(node.body, depth)
+
+    def visit_lambda(self, node: ast.Lambda, nesting: int) -> None:
+        self.push([node.body], nesting + 1)
+
+    def visit_boolop(self, node: ast.BoolOp, nesting: int) -> None:
+        runs, leaves = _bool_sequences(node)
+        self.total += runs
+        self.push(leaves, nesting)
+
+    def visit_comprehension(self, node: ast.AST, nesting: int) -> None:
+        self.total += sum(1 + len(g.ifs) for g in node.generators)  # type: ignore[attr-defined]
+        self.push(list(ast.iter_child_nodes(node)), nesting)
+
+    def visit_call(self, node: ast.Call, nesting: int) -> None:
+        self.total += _is_recursive_call(node, self.name, self.is_method)
+        self.push(list(ast.iter_child_nodes(node)), nesting)
+
+    def visit_other(self, node: ast.AST, nesting: int) -> None:
+        self.push(list(ast.iter_child_nodes(node)), nesting)
+
+
+_HANDLERS = {
+    ast.If: _Counter.visit_if,
+    ast.For: _Counter.visit_loop,
+    ast.AsyncFor: _Counter.visit_loop,
+    ast.While: _Counter.visit_loop,
+    ast.IfExp: _Counter.visit_ifexp,
+    ast.FunctionDef: _Counter.visit_def,
+    ast.AsyncFunctionDef: _Counter.visit_def,
+    ast.Lambda: _Counter.visit_lambda,
+    ast.BoolOp: _Counter.visit_boolop,
+    ast.Call: _Counter.visit_call,
+    **{kind: _Counter.visit_try for kind in _TRIES},
+    **{kind: _Counter.visit_comprehension for kind in _COMPREHENSIONS},
+    **({_MATCH: _Counter.visit_match} if _MATCH is not None else {}),
+}
 
 
 def cognitive(node: FunctionNode, *, is_method: bool = False) -> int:
     """Cognitive complexity of a function node, nested functions and lambdas included."""
-    total = 0
-    name = node.name
-    inner_nesting = 0 if is_decorator_wrapper(node) else 1
-    stack: list[tuple[ast.AST, int]] = [(stmt, 0) for stmt in reversed(node.body)]
-    push = stack.append
-
-    def push_all(nodes: Sequence[ast.AST], nesting: int) -> None:
-        for child in reversed(nodes):
-            push((child, nesting))
-
-    # Nested defs directly in the unit body follow the wrapper rule.
-    wrapper_defs = {id(s) for s in node.body if isinstance(s, _FUNCS)} if inner_nesting == 0 else set()
-    while stack:
-        current, nesting = stack.pop()
-        kind = type(current)
-        if kind is ast.If:
-            total += 1 + nesting
-            branch: ast.If = current  # type: ignore[assignment]
-            push_all(branch.body, nesting + 1)
-            push((branch.test, nesting))
-            while _is_elif(branch):
-                branch = branch.orelse[0]  # type: ignore[assignment]
-                total += 1
-                push_all(branch.body, nesting + 1)
-                push((branch.test, nesting))
-            if branch.orelse:
-                total += 1
-                push_all(branch.orelse, nesting + 1)
-        elif kind in _LOOPS:
-            total += 1 + nesting
-            loop = current
-            push_all(loop.body, nesting + 1)  # type: ignore[attr-defined]
-            if loop.orelse:  # type: ignore[attr-defined]
-                total += 1
-                push_all(loop.orelse, nesting + 1)  # type: ignore[attr-defined]
-            header = [loop.test] if kind is ast.While else [loop.target, loop.iter]  # type: ignore[attr-defined]
-            push_all(header, nesting)
-        elif kind in _TRIES:
-            tried = current
-            push_all(tried.body + tried.orelse + tried.finalbody, nesting)  # type: ignore[attr-defined]
-            for handler in tried.handlers:  # type: ignore[attr-defined]
-                total += 1 + nesting
-                push_all(handler.body, nesting + 1)
-                if handler.type is not None:
-                    push((handler.type, nesting))
-        elif _MATCH is not None and kind is _MATCH:
-            total += 1 + nesting
-            for case in current.cases:  # type: ignore[attr-defined]
-                push_all(case.body, nesting + 1)
-                if case.guard is not None:
-                    push((case.guard, nesting + 1))
-            push((current.subject, nesting))  # type: ignore[attr-defined]
-        elif kind is ast.IfExp:
-            total += 1 + nesting
-            push((current.orelse, nesting + 1))  # type: ignore[attr-defined]
-            push((current.body, nesting + 1))  # type: ignore[attr-defined]
-            push((current.test, nesting))  # type: ignore[attr-defined]
-        elif kind in _FUNCS:
-            depth = nesting if id(current) in wrapper_defs else nesting + 1
-            if is_decorator_wrapper(current):  # type: ignore[arg-type]
-                wrapper_defs.update(id(s) for s in current.body if isinstance(s, _FUNCS))  # type: ignore[attr-defined]
-            push_all(current.body, depth)  # type: ignore[attr-defined]
-            args = current.args  # type: ignore[attr-defined]
-            defaults = args.defaults + [d for d in args.kw_defaults if d is not None]
-            push_all(current.decorator_list + defaults, nesting)  # type: ignore[attr-defined]
-        elif kind is ast.Lambda:
-            push((current.body, nesting + 1))  # type: ignore[attr-defined]
-        elif kind is ast.BoolOp:
-            runs, leaves = _bool_sequences(current)  # type: ignore[arg-type]
-            total += runs
-            push_all(leaves, nesting)
-        elif kind in _COMPREHENSIONS:
-            for generator in current.generators:  # type: ignore[attr-defined]
-                total += 1 + len(generator.ifs)
-            push_all(list(ast.iter_child_nodes(current)), nesting)
-        else:
-            if kind is ast.Call and _is_recursive_call(current, name, is_method):  # type: ignore[arg-type]
-                total += 1
-            push_all(list(ast.iter_child_nodes(current)), nesting)
-    return total
+    return _Counter(node, is_method).run()
 
 
 @hookimpl

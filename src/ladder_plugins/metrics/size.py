@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 from ..hookspecs import hookimpl
 from ..source import FunctionNode, ParsedSource, Unit
@@ -33,17 +33,17 @@ _BLOCK_BODIES = {
 }
 if hasattr(ast, "TryStar"):
     _BLOCK_BODIES[ast.TryStar] = ("body", "orelse", "finalbody")
+if hasattr(ast, "Match"):
+    _BLOCK_BODIES[ast.Match] = ()  # its cases are inner blocks, see _inner_blocks
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_MATCH = getattr(ast, "Match", None)
 
 
 def _first_code_line(node: FunctionNode) -> int:
+    """Line of the first statement after the docstring; 0 when there is none."""
     body = node.body
     first = body[0]
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        if len(body) == 1:
-            return 0
-        first = body[1]
+        return body[1].lineno if len(body) > 1 else 0
     return first.lineno
 
 
@@ -51,11 +51,18 @@ def _string_interior(node: ast.AST, start: int, end: int) -> set[int]:
     """Lines 2..n of multi-line string literals: code, even when blank or '#'-led."""
     inside: set[int] = set()
     for child in ast.walk(node):
-        if isinstance(child, (ast.Constant, ast.JoinedStr)):
-            last = getattr(child, "end_lineno", None) or child.lineno
-            if last > child.lineno:
-                inside.update(range(max(child.lineno + 1, start), min(last, end) + 1))
+        last = getattr(child, "end_lineno", None)
+        if isinstance(child, (ast.Constant, ast.JoinedStr)) and last and last > child.lineno:
+            inside.update(range(max(child.lineno + 1, start), min(last, end) + 1))
     return inside
+
+
+def _is_code(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+_TRIPLE_QUOTES = ('"' * 3, "'" * 3)
 
 
 def function_lines(node: FunctionNode, lines: Sequence[str]) -> int:
@@ -65,16 +72,9 @@ def function_lines(node: FunctionNode, lines: Sequence[str]) -> int:
         return 0
     end = getattr(node, "end_lineno", None) or start
     span = lines[start - 1 : end]
-    if any('"""' in line or "'''" in line for line in span):
-        strings = _string_interior(node, start, end)
-    else:
-        strings = set()
-    count = 0
-    for number, text in enumerate(span, start):
-        stripped = text.strip()
-        if number in strings or (stripped and not stripped.startswith("#")):
-            count += 1
-    return count
+    has_strings = any(quote in line for line in span for quote in _TRIPLE_QUOTES)
+    strings = _string_interior(node, start, end) if has_strings else set()
+    return sum(1 for number, text in enumerate(span, start) if number in strings or _is_code(text))
 
 
 def param_count(node: FunctionNode, *, is_method: bool) -> int:
@@ -87,31 +87,41 @@ def param_count(node: FunctionNode, *, is_method: bool) -> int:
     return count
 
 
+def _elif(stmt: ast.stmt) -> Optional[ast.If]:
+    """The ``elif`` branch of an ``if`` statement, if it has one."""
+    if isinstance(stmt, ast.If) and len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If):
+        return stmt.orelse[0]
+    return None
+
+
+def _bodies(stmt: ast.stmt) -> list[Sequence[ast.stmt]]:
+    """The statement lists one level inside ``stmt`` (an ``elif`` is not one)."""
+    skip = "orelse" if _elif(stmt) is not None else ""
+    bodies = [getattr(stmt, name) for name in _BLOCK_BODIES[type(stmt)] if name != skip]
+    parts = list(getattr(stmt, "handlers", ())) + list(getattr(stmt, "cases", ()))
+    return bodies + [part.body for part in parts]
+
+
+def _inner_blocks(stmt: ast.stmt, depth: int) -> list[tuple[ast.stmt, int]]:
+    """The statements one block level inside ``stmt``; an elif stays at ``depth``."""
+    found = [(child, depth + 1) for body in _bodies(stmt) for child in body]
+    branch = _elif(stmt)
+    if branch is not None:
+        found.append((branch, depth))
+    return found
+
+
 def nesting_depth(node: FunctionNode) -> int:
     """Deepest nesting of control blocks in the unit (statements only)."""
     deepest = 0
     stack: list[tuple[ast.stmt, int]] = [(stmt, 0) for stmt in node.body]
     while stack:
         stmt, depth = stack.pop()
-        kind = type(stmt)
-        fields = _BLOCK_BODIES.get(kind)
-        if fields is not None:
-            inner = depth + 1
-            deepest = max(deepest, inner)
-            for name in fields:
-                body = getattr(stmt, name)
-                if name == "orelse" and kind is ast.If and len(body) == 1 and isinstance(body[0], ast.If):
-                    stack.append((body[0], depth))  # elif: same level as its if
-                else:
-                    stack.extend((child, inner) for child in body)
-            for handler in getattr(stmt, "handlers", ()):
-                stack.extend((child, inner) for child in handler.body)
-        elif _MATCH is not None and kind is _MATCH:
+        if type(stmt) in _BLOCK_BODIES:
             deepest = max(deepest, depth + 1)
-            for case in stmt.cases:  # type: ignore[attr-defined]
-                stack.extend((child, depth + 1) for child in case.body)
-        elif kind in _SCOPES:
-            stack.extend((child, depth) for child in stmt.body)  # type: ignore[attr-defined]
+            stack.extend(_inner_blocks(stmt, depth))
+        elif isinstance(stmt, _SCOPES):
+            stack.extend((child, depth) for child in stmt.body)
     return deepest
 
 
