@@ -142,7 +142,7 @@ def test_torn_last_line_at_every_offset(tmp_path):
         read = store.read_log(0)
         assert [e.event_id for e in read.events] == [e.event_id for e in events[:2]]
         extra = make_event(unit_hash="after")
-        store._append([extra])
+        store.log_file.append([extra])
         lines = store.log.read_bytes().split(b"\n")
         assert json.loads(lines[-2])["event_id"] == extra.event_id  # started on a fresh line
         reread = store.read_log(0)
@@ -307,7 +307,7 @@ def test_unreadable_lines_are_skipped_counted_and_kept(tmp_path):
         tx.append([make_event(when=at(1))])
     assert store.stats().skipped_lines == 4
     store_text = store.log.read_bytes()
-    store.prune(store.load().aggregate, at(1), force=True)
+    store.prune(store.load(), at(1), force=True)
     assert store.log.read_bytes().count(b"not json") == 1 == store_text.count(b"not json")
     assert store.stats().events == 2
 

@@ -5,17 +5,41 @@ earliest and latest time it was red) and, with ``count = "runs"``, the runs it w
 in; reports need per-day counts. Those are sets and minima, so adding events in any
 order, twice, or from combined logs gives the same aggregate: recurrence cannot
 depend on append or combine order. The same structure is the summary cache
-(``summaries.json``) and the fold of pruned events (``folded.json``).
+(``summaries.json``) and the fold of pruned events (``folded.json``). Adding an event
+is merging the stats of that one event, so there is one merge rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from .events import SCHEMA_VERSION, Event
 
 __all__ = ["FingerprintStats", "Aggregate"]
+
+
+def _optional_text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) else None
+
+
+def _optional_number(value: Any) -> Optional[float]:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _hashes(value: Any) -> dict[str, list[str]]:
+    return {str(h): [str(span[0]), str(span[1])] for h, span in dict(value).items()}
+
+
+def _runs(value: Any) -> dict[str, str]:
+    return {str(run): str(when) for run, when in dict(value).items()}
+
+
+_DECODE: Mapping[str, Callable[[Any], Any]] = {
+    "path": str, "unit": _optional_text, "rule_key": str, "role": str, "family": str,
+    "first_seen": str, "last_seen": str, "last_actual": _optional_number, "last_limit": _optional_number,
+    "last_line": int, "events": int, "hashes": _hashes, "runs": _runs,
+}
 
 
 @dataclass
@@ -38,47 +62,43 @@ class FingerprintStats:
     #: run_id -> earliest timestamp of a red event in that run (count = "runs" only)
     runs: dict[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def of_event(cls, event: Event, track_runs: bool) -> "FingerprintStats":
+        ts = event.timestamp
+        stats = cls(event.path, event.unit_name, event.rule_key, event.role, event.metric_family, ts, ts,
+                    event.actual, event.limit, event.line, 1)
+        if event.severity == "red":
+            stats.hashes[event.unit_hash] = [ts, ts]
+            if track_runs:
+                stats.runs[event.run_id] = ts
+        return stats
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path, "unit": self.unit, "rule_key": self.rule_key, "role": self.role,
-            "family": self.family, "first_seen": self.first_seen, "last_seen": self.last_seen,
-            "last_actual": self.last_actual, "last_limit": self.last_limit, "last_line": self.last_line,
-            "events": self.events, "hashes": self.hashes, "runs": self.runs,
-        }
+        return {name: getattr(self, name) for name in _DECODE}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FingerprintStats":
-        hashes = {str(h): [str(t[0]), str(t[1])] for h, t in dict(data.get("hashes", {})).items()}
-        return cls(
-            path=str(data["path"]), unit=data.get("unit"), rule_key=str(data["rule_key"]),
-            role=str(data.get("role", "app")), family=str(data.get("family", "")),
-            first_seen=str(data["first_seen"]), last_seen=str(data["last_seen"]),
-            last_actual=data.get("last_actual"), last_limit=data.get("last_limit"),
-            last_line=int(data.get("last_line", 0)), events=int(data.get("events", 0)),
-            hashes=hashes, runs={str(k): str(v) for k, v in dict(data.get("runs", {})).items()},
-        )
+        """Decode; ``TypeError``/``ValueError`` when a required key is missing or malformed."""
+        return cls(**{name: decode(data[name]) for name, decode in _DECODE.items() if name in data})
+
+    def copy(self) -> "FingerprintStats":
+        return FingerprintStats.from_json(self.to_json())
 
     def merge(self, other: "FingerprintStats") -> None:
         if other.last_seen >= self.last_seen:
-            self.last_seen = other.last_seen
-            self.last_actual, self.last_limit, self.last_line = other.last_actual, other.last_limit, other.last_line
-            self.path, self.unit, self.role = other.path, other.unit, other.role
+            self._take_latest(other)
         self.first_seen = min(self.first_seen, other.first_seen)
         self.events += other.events
         for unit_hash, (early, late) in other.hashes.items():
-            _widen(self.hashes, unit_hash, early, late)
+            span = self.hashes.setdefault(unit_hash, [early, late])
+            span[0], span[1] = min(span[0], early), max(span[1], late)
         for run_id, when in other.runs.items():
-            if run_id not in self.runs or when < self.runs[run_id]:
-                self.runs[run_id] = when
+            self.runs[run_id] = min(when, self.runs.get(run_id, when))
 
-
-def _widen(hashes: dict[str, list[str]], unit_hash: str, early: str, late: str) -> None:
-    span = hashes.get(unit_hash)
-    if span is None:
-        hashes[unit_hash] = [early, late]
-    else:
-        span[0] = min(span[0], early)
-        span[1] = max(span[1], late)
+    def _take_latest(self, other: "FingerprintStats") -> None:
+        self.last_seen = other.last_seen
+        self.last_actual, self.last_limit, self.last_line = other.last_actual, other.last_limit, other.last_line
+        self.path, self.unit, self.role = other.path, other.unit, other.role
 
 
 @dataclass
@@ -94,27 +114,8 @@ class Aggregate:
     newest: Optional[str] = None
 
     def add(self, event: Event) -> None:
-        self.events += 1
-        ts = event.timestamp
-        self.oldest = ts if self.oldest is None or ts < self.oldest else self.oldest
-        self.newest = ts if self.newest is None or ts > self.newest else self.newest
-        day = self.days.setdefault(event.day, {})
-        day[event.severity] = day.get(event.severity, 0) + 1
-        stats = self.fingerprints.get(event.fingerprint)
-        if stats is None:
-            stats = self.fingerprints[event.fingerprint] = FingerprintStats(
-                event.path, event.unit_name, event.rule_key, event.role, event.metric_family, ts, ts
-            )
-        stats.events += 1
-        if ts >= stats.last_seen:
-            stats.last_seen = ts
-            stats.last_actual, stats.last_limit, stats.last_line = event.actual, event.limit, event.line
-            stats.path, stats.unit, stats.role = event.path, event.unit_name, event.role
-        stats.first_seen = min(stats.first_seen, ts)
-        if event.severity == "red":
-            _widen(stats.hashes, event.unit_hash, ts, ts)
-            if self.track_runs and (event.run_id not in stats.runs or ts < stats.runs[event.run_id]):
-                stats.runs[event.run_id] = ts
+        self._count({event.day: {event.severity: 1}}, 1, event.timestamp, event.timestamp)
+        self._merge_stats(event.fingerprint, FingerprintStats.of_event(event, self.track_runs))
 
     def add_all(self, events: Iterable[Event]) -> "Aggregate":
         for event in events:
@@ -123,21 +124,25 @@ class Aggregate:
 
     def merge(self, other: "Aggregate") -> "Aggregate":
         for fp, stats in other.fingerprints.items():
-            mine = self.fingerprints.get(fp)
-            if mine is None:
-                self.fingerprints[fp] = FingerprintStats.from_json(stats.to_json())
-            else:
-                mine.merge(stats)
-        for day, counts in other.days.items():
-            target = self.days.setdefault(day, {})
-            for severity, n in counts.items():
-                target[severity] = target.get(severity, 0) + n
-        self.events += other.events
-        for ts in (other.oldest, other.newest):
-            if ts is not None:
-                self.oldest = ts if self.oldest is None or ts < self.oldest else self.oldest
-                self.newest = ts if self.newest is None or ts > self.newest else self.newest
+            self._merge_stats(fp, stats.copy())
+        self._count(other.days, other.events, other.oldest, other.newest)
         return self
+
+    def _merge_stats(self, fp: str, stats: FingerprintStats) -> None:
+        mine = self.fingerprints.get(fp)
+        if mine is None:
+            self.fingerprints[fp] = stats
+        else:
+            mine.merge(stats)
+
+    def _count(self, days: Mapping[str, Mapping[str, int]], events: int,
+               oldest: Optional[str], newest: Optional[str]) -> None:
+        for day, counts in days.items():
+            _add_counts(self.days.setdefault(day, {}), counts)
+        self.events += events
+        stamps = [t for t in (self.oldest, self.newest, oldest, newest) if t is not None]
+        if stamps:
+            self.oldest, self.newest = min(stamps), max(stamps)
 
     def copy(self) -> "Aggregate":
         return Aggregate(self.track_runs).merge(self)
@@ -145,29 +150,28 @@ class Aggregate:
     def forget_runs_before(self, cutoff: str) -> None:
         """Drop run ids older than ``cutoff``: outside retention they never count again."""
         for stats in self.fingerprints.values():
-            if stats.runs:
-                stats.runs = {r: t for r, t in stats.runs.items() if t >= cutoff}
+            stats.runs = {r: t for r, t in stats.runs.items() if t >= cutoff}
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "schema_version": SCHEMA_VERSION,
-            "track_runs": self.track_runs,
-            "events": self.events,
-            "oldest": self.oldest,
-            "newest": self.newest,
-            "days": self.days,
+            "schema_version": SCHEMA_VERSION, "track_runs": self.track_runs, "events": self.events,
+            "oldest": self.oldest, "newest": self.newest, "days": self.days,
             "fingerprints": {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())},
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Aggregate":
         """Rebuild from :meth:`to_json`; ``KeyError``/``TypeError``/``ValueError`` if damaged."""
-        agg = cls(bool(data.get("track_runs", False)))
-        agg.events = int(data.get("events", 0))
-        agg.oldest = data.get("oldest")
-        agg.newest = data.get("newest")
-        agg.days = {str(d): {str(k): int(v) for k, v in dict(c).items()} for d, c in dict(data.get("days", {})).items()}
-        agg.fingerprints = {
-            str(fp): FingerprintStats.from_json(s) for fp, s in dict(data.get("fingerprints", {})).items()
-        }
-        return agg
+        fingerprints = {str(fp): FingerprintStats.from_json(s) for fp, s in dict(data.get("fingerprints", {})).items()}
+        span = [_optional_text(data.get(key)) for key in ("oldest", "newest")]
+        return cls(bool(data.get("track_runs", False)), fingerprints, _days(data.get("days", {})),
+                   int(data.get("events", 0)), *span)
+
+
+def _add_counts(target: dict[str, int], counts: Mapping[str, int]) -> None:
+    for severity, n in counts.items():
+        target[severity] = target.get(severity, 0) + n
+
+
+def _days(value: Any) -> dict[str, dict[str, int]]:
+    return {str(day): {str(k): int(v) for k, v in dict(counts).items()} for day, counts in dict(value).items()}

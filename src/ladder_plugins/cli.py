@@ -142,7 +142,7 @@ def _cmd_history(args: argparse.Namespace) -> int:
         if tx.read_only:
             raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
         if args.action == "prune":
-            changed = store.prune(tx.history, now_utc(), force=True)
+            changed = store.prune(store.load(), now_utc(), force=True)
             print(f"pruned {store.log}" if changed else "nothing to prune")
         else:
             store.summary_path.unlink(missing_ok=True)

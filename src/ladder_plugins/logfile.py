@@ -1,0 +1,138 @@
+"""The bytes of ``events.jsonl``: tolerant chunked reading and torn-line-proof appends.
+
+Reading yields only complete lines (a torn last line is left for later) and never
+raises on bad content: a line that is not a trustworthy event is counted in
+``skipped``. Appending writes whole lines in one ``O_APPEND`` write and starts on a
+fresh line when the file ends in a torn one. Callers hold the store's lock for
+appends; reads need no lock because lines are only ever added whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable, Iterator, Optional, Sequence
+
+from .events import Event, NewerSchema, event_from_json
+
+__all__ = ["ReadResult", "EventLog", "decode_line", "complete_lines"]
+
+_CHUNK = 1 << 20
+MAX_LINE = 1 << 20  # longer than any event: skipped and counted, never held in memory whole
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+@dataclass
+class ReadResult:
+    """Events read from a log, and what could not be read."""
+
+    events: list[Event] = field(default_factory=list)
+    end: int = 0
+    skipped: int = 0
+    newer: bool = False
+
+
+def decode_line(raw: bytes, result: ReadResult) -> None:
+    """Add the event on ``raw`` to ``result``, or count the line as unreadable."""
+    if not raw.strip():
+        return
+    if len(raw) > MAX_LINE:
+        result.skipped += 1
+        return
+    try:
+        result.events.append(event_from_json(json.loads(raw)))
+    except NewerSchema as newer:
+        result.newer = True
+        result.events.append(newer.args[0])
+    except (ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
+        result.skipped += 1
+
+
+def complete_lines(handle: IO[bytes]) -> Iterator[tuple[bytes, int]]:
+    """(line without newline, bytes consumed) for each complete line, in chunks."""
+    pending = b""
+    for chunk in iter(lambda: handle.read(_CHUNK), b""):
+        *lines, pending = (pending + chunk).split(b"\n")
+        for raw in lines:
+            yield raw, len(raw) + 1
+        if len(pending) > MAX_LINE:  # a runaway line: give it up now, it is not an event
+            yield pending, len(pending)
+            pending = b""
+
+
+class EventLog:
+    """One ``events.jsonl``; ``inside_root`` guards every open against symlinks leading out."""
+
+    def __init__(self, path: Path, inside_root: Callable[[Path], bool], warn: Callable[[str], None]) -> None:
+        self.path = path
+        self.inside_root = inside_root
+        self.warn = warn
+
+    def open_read(self, path: Optional[Path] = None) -> IO[bytes]:
+        target = path or self.path
+        if path is None and not self.inside_root(target):
+            raise PermissionError(f"{target} resolves outside the project root")
+        return os.fdopen(os.open(target, os.O_RDONLY | (NOFOLLOW if path is None else 0)), "rb")
+
+    def read(self, start: int = 0, path: Optional[Path] = None) -> ReadResult:
+        """Complete lines from byte ``start`` of this log (or of another file ``path``)."""
+        result = ReadResult(end=start)
+        try:
+            handle = self.open_read(path)
+        except (FileNotFoundError, NotADirectoryError):  # no history yet
+            return result
+        except OSError as exc:
+            self.warn(f"cannot read {path or self.path}: {exc.strerror or exc}")
+            return result
+        with handle:
+            handle.seek(start)
+            for raw, consumed in complete_lines(handle):
+                result.end += consumed
+                decode_line(raw, result)
+        return result
+
+    def raw_lines(self) -> list[bytes]:
+        try:
+            with self.open_read() as handle:
+                return [raw for raw, _ in complete_lines(handle)]
+        except OSError:
+            return []
+
+    def head(self) -> str:
+        """A digest of the first line: changes when the log is rewritten, not when appended."""
+        try:
+            with self.open_read() as handle:
+                first = handle.readline(4096)
+        except OSError:
+            return ""
+        return hashlib.blake2b(first, digest_size=8).hexdigest()
+
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
+    def append(self, events: Sequence[Event]) -> None:
+        """Whole lines in one append; a torn last line gets its newline first."""
+        data = "".join(e.to_json() + "\n" for e in events).encode("utf-8")
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o644)
+        try:
+            if self._ends_torn(fd):
+                data = b"\n" + data
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _ends_torn(fd: int) -> bool:
+        size = os.fstat(fd).st_size
+        if not size:
+            return False
+        os.lseek(fd, size - 1, os.SEEK_SET)  # O_APPEND still writes at the end
+        return os.read(fd, 1) != b"\n"
