@@ -38,6 +38,8 @@ def _size(entries: Sequence[Entry]) -> int:
 
 def _days_to_fold(entries: Sequence[Entry], cap: int) -> set[str]:
     """Oldest days whose removal brings the log to 80 % of the cap (never the newest day)."""
+    if _size(entries) <= cap:
+        return set()
     sizes: dict[str, int] = {}
     for event, raw in entries:
         if event is not None:
@@ -56,16 +58,31 @@ def _leaves(event: Optional[Event], cutoff: str, days: Collection[str]) -> bool:
     return event is not None and (event.timestamp < cutoff or event.day in days)
 
 
-def plan_prune(lines: Sequence[bytes], cutoff: str, cap: int, track_runs: bool) -> Optional[PrunePlan]:
-    """What to keep and what to fold; ``None`` when a line is of a newer schema (never rewrite)."""
+def _decode_all(lines: Sequence[bytes]) -> Optional[list[Entry]]:
     entries: list[Entry] = []
     for raw in lines:
         event, newer = _decode(raw)
         if newer:
             return None
         entries.append((event, raw))
+    return entries
+
+
+def _split(entries: Sequence[Entry], cutoff: str, days: Collection[str], track_runs: bool) -> PrunePlan:
+    keep: list[bytes] = []
+    leaving: list[Event] = []
+    for event, raw in entries:
+        if event is not None and _leaves(event, cutoff, days):
+            leaving.append(event)
+        elif raw.strip():
+            keep.append(raw)
+    return PrunePlan(tuple(keep), Aggregate(track_runs).add_all(leaving))
+
+
+def plan_prune(lines: Sequence[bytes], cutoff: str, cap: int, track_runs: bool) -> Optional[PrunePlan]:
+    """What to keep and what to fold; ``None`` when a line is of a newer schema (never rewrite)."""
+    entries = _decode_all(lines)
+    if entries is None:
+        return None
     current = [(e, raw) for e, raw in entries if not _leaves(e, cutoff, ())]
-    days = _days_to_fold(current, cap) if _size(current) > cap else set()
-    keep = tuple(raw for e, raw in entries if raw.strip() and not _leaves(e, cutoff, days))
-    folded = Aggregate(track_runs).add_all(e for e, _ in entries if e is not None and _leaves(e, cutoff, days))
-    return PrunePlan(keep, folded)
+    return _split(entries, cutoff, _days_to_fold(current, cap), track_runs)

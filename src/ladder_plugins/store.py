@@ -190,18 +190,22 @@ class HistoryStore:
 
     def load(self, *, save: bool = True) -> LoadState:
         """The whole history: summary cache plus new lines, or a rebuild; saves the catch-up."""
+        agg, start, skipped, generation, newer = self._starting_point()
+        read = self.read_log(start)
+        state = LoadState(agg.add_all(read.events), read.end, skipped + read.skipped, generation, newer or read.newer)
+        if state.read_only:
+            self._warn_newer()
+        elif save and read.end != start:
+            self.save_summary(state)
+        return state
+
+    def _starting_point(self) -> tuple[Aggregate, int, int, int, bool]:
+        """(aggregate, log offset, skipped lines, generation, newer schema?) before new lines."""
         folded, generation, folded_newer = self.folded()
         summary = self._load_json(self.summary_path)
         cached = None if _newer(summary) else self._from_summary(summary, generation)
         agg, start, skipped = cached or (folded.copy(), 0, 0)
-        read = self.read_log(start)
-        read_only = read.newer or _newer(summary) or folded_newer
-        state = LoadState(agg.add_all(read.events), read.end, skipped + read.skipped, generation, read_only)
-        if read_only:
-            self._warn_newer()
-        elif save and (read.end != start or summary is None):
-            self.save_summary(state)
-        return state
+        return agg, start, skipped, generation, folded_newer or _newer(summary)
 
     def _warn_newer(self) -> None:
         self.warn(f"{self.dir} was written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); "
