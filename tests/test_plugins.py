@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ladder_plugins import hookimpl
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis import Analyzer
 from ladder_plugins.catalogue import Rule
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import LadderError
@@ -50,7 +50,7 @@ def test_external_metric_produces_external_violations(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder.thresholds]\nreturns_max = 2\n")
     settings = load_settings(tmp_path, rules={r.key: r for r in rules_of(pm)})
     code = "def f(a):\n    if a == 1:\n        return 1\n    if a == 2:\n        return 2\n    return 3\n"
-    report = analyze_source(code, "m.py", settings, pm=pm)
+    report = Analyzer(settings, pm).source(code, "m.py")
     assert report.units[0].metrics["returns"] == 3
     (violation,) = [v for v in report.violations if v.code == "XRT100"]
     assert violation.rule.source == "external-plugin"

@@ -9,6 +9,7 @@ settings, suppressions from comments.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -28,12 +29,12 @@ from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
 
 __all__ = [
+    "Analyzer",
     "Violation",
     "UnitReport",
     "FileReport",
     "AnalysisResult",
     "analyze_source",
-    "analyze_file",
     "analyze_paths",
 ]
 
@@ -161,48 +162,31 @@ class _Judge:
     def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule]) -> None:
         self.source = source
         self.settings = settings
-        self.rules = rules
         self.found: list[Violation] = []
         self.suppressed: list[Violation] = []
         self.by_line = _suppressions(source, rules)
-        self.header = _header_lines(source.tree)
+        header = _header_lines(source.tree)
+        self.file_lines = [1] + [n for n in self.by_line if n <= header]
         self._hashes: dict[int, str] = {}
 
     def _hash(self, node: ast.AST) -> str:
-        key = id(node)
-        if key not in self._hashes:
-            self._hashes[key] = unit_hash(node)
-        return self._hashes[key]
+        if id(node) not in self._hashes:
+            self._hashes[id(node)] = unit_hash(node)
+        return self._hashes[id(node)]
 
-    def _active(self, lines: Iterable[int]) -> list[Suppression]:
-        return [s for line in lines for s in self.by_line.get(line, ())]
-
-    def add(self, rule: Rule, unit: Optional[Unit], value: float, limit: Optional[float], sev: str,
-            *, line: Optional[int] = None, detail: Optional[str] = None) -> None:
-        path = self.source.path
-        node = unit.node if unit else self.source.tree
-        violation = Violation(
-            rule=rule,
-            path=path,
-            line=line or (unit.line if unit else 1),
-            unit=unit.name if unit else None,
-            unit_key=unit.key if unit else None,
-            actual=value,
-            limit=limit,
-            severity=sev,
-            role=self.source.role,
-            fingerprint=fingerprint(path, unit.key if unit else None, rule.key),
-            unit_hash=self._hash(node),
-            detail=detail,
+    def violation(
+        self, rule: Rule, unit: Optional[Unit], value: float, limit: Optional[float], sev: str
+    ) -> Violation:
+        path, key = self.source.path, unit.key if unit else None
+        return Violation(
+            rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
+            actual=value, limit=limit, severity=sev, role=self.source.role,
+            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._hash(unit.node if unit else self.source.tree),
         )
-        if unit is not None:
-            lines: Iterable[int] = (unit.line,)
-        else:
-            lines = [1] + [n for n in self.by_line if n <= self.header]
-        if rule.kind != "meta" and any(s.covers(rule.code) for s in self._active(lines)):
-            self.suppressed.append(violation)
-        else:
-            self.found.append(violation)
+
+    def _is_suppressed(self, violation: Violation) -> bool:
+        lines = (violation.line,) if violation.unit_key else self.file_lines
+        return any(s.covers(violation.code) for line in lines for s in self.by_line.get(line, ()))
 
     def judge(self, rule: Rule, unit: Optional[Unit], metrics: MetricValues) -> None:
         if rule.metric is None or rule.kind not in ("max", "min"):
@@ -212,15 +196,84 @@ class _Judge:
         value = metrics.get(rule.metric)
         limit = self.settings.limit(self.source.role, rule.key)
         sev = severity(rule, value, limit, self.settings.yellow_ratio)
-        if sev is not None and value is not None:
-            self.add(rule, unit, value, limit, sev)
+        if sev is None or value is None:
+            return
+        violation = self.violation(rule, unit, value, limit, sev)
+        (self.suppressed if self._is_suppressed(violation) else self.found).append(violation)
 
     def report_bad_suppressions(self, units: Sequence[Unit]) -> None:
         by_def_line = {u.line: u for u in units}
         for line in sorted(self.by_line):
             for sup in self.by_line[line]:
                 if sup.problem:
-                    self.add(SUPPRESSION, by_def_line.get(line), 1, None, RED, line=line, detail=sup.problem)
+                    meta = self.violation(SUPPRESSION, by_def_line.get(line), 1, None, RED)
+                    self.found.append(dataclasses.replace(meta, line=line, detail=sup.problem))
+
+
+class Analyzer:
+    """Analyses files for one run: settings, plugins and the rule list are resolved once."""
+
+    def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None) -> None:
+        self.settings = settings
+        self.pm = pm or get_plugin_manager()
+        self.rules = known_rules(self.pm)
+        self.unit_rules = [r for r in self.rules if r.scope != "file"]
+        self.file_rules = [r for r in self.rules if r.scope == "file"]
+        self.order = {rule.code: i for i, rule in enumerate(self.rules)}
+
+    def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
+               test_names: Optional[frozenset[str]] = None) -> FileReport:
+        """Analyse one file (see :func:`analyze_source`)."""
+        try:
+            parsed = self._parse(source, path, tree, test_names)
+        except SourceError as exc:
+            return FileReport(path, exc.role, skipped=str(exc))
+        except (RecursionError, MemoryError) as exc:
+            reason = f"{path}: too large or deeply nested to analyse ({type(exc).__name__})"
+            return FileReport(path, "app", skipped=reason)
+        return self._measure(parsed)
+
+    def _parse(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
+               test_names: Optional[frozenset[str]]) -> ParsedSource:
+        text = decode(source, path) if isinstance(source, bytes) else source
+        comments = read_comments(text)
+        role = resolve_role(path, text, comments, self.settings)
+        if role in self.settings.skip_roles:
+            raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
+        tree = tree if tree is not None else parse(text, path)
+        units = find_units(tree, path, role, test_names)
+        return ParsedSource(path, text, text.splitlines(), tree, role, comments, units)
+
+    def _unit(self, judge: _Judge, unit: Unit, source: ParsedSource) -> UnitReport:
+        metrics = _merge(self.pm.hook.ladder_unit_metrics(unit=unit, source=source))
+        for rule in self.unit_rules:
+            judge.judge(rule, unit, metrics)
+        return UnitReport(unit.name, unit.key, unit.line, unit.end_line, MappingProxyType(metrics),
+                          unit.is_test, unit.is_public)
+
+    def _measure(self, source: ParsedSource) -> FileReport:
+        judge = _Judge(source, self.settings, self.rules)
+        reports = tuple(self._unit(judge, unit, source) for unit in source.units)
+        file_metrics = _merge(self.pm.hook.ladder_file_metrics(source=source))
+        for rule in self.file_rules:
+            judge.judge(rule, None, file_metrics)
+        judge.report_bad_suppressions(source.units)
+        found = tuple(sorted(judge.found, key=lambda v: (v.line, self.order.get(v.code, 0))))
+        return FileReport(source.path, source.role, MappingProxyType(file_metrics), reports, found,
+                          tuple(judge.suppressed))
+
+    def file(self, file: SourceFile) -> FileReport:
+        """Read and analyse one discovered file; unreadable files come back skipped."""
+        try:
+            data = file.path.read_bytes()
+        except OSError as exc:
+            return FileReport(file.rel, "app", skipped=f"{file.rel}: cannot be read: {exc.strerror or exc}")
+        return self.source(data, file.rel)
+
+    def paths(self, paths: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None) -> AnalysisResult:
+        """Discover and analyse the Python files under ``paths`` (relative to ``cwd``)."""
+        files = discover([str(p) for p in paths], self.settings, cwd=cwd)
+        return AnalysisResult(tuple(self.file(f) for f in files))
 
 
 def analyze_source(
@@ -230,90 +283,19 @@ def analyze_source(
     *,
     tree: Optional[ast.Module] = None,
     test_names: Optional[frozenset[str]] = None,
-    pm: Optional[pluggy.PluginManager] = None,
 ) -> FileReport:
     """Analyse one file. ``path`` is its POSIX path relative to the project root.
 
     ``tree`` is an already parsed module of exactly this text (flake8 hands us one),
-    so it is not parsed again. Problems with the file itself come back as a
-    report with ``skipped`` set, never as an exception.
+    so it is not parsed again. Problems with the file itself come back as a report
+    with ``skipped`` set, never as an exception. To analyse many files, or with
+    another plugin manager, use :class:`Analyzer`.
     """
-    role = "app"
-    try:
-        text = decode(source, path) if isinstance(source, bytes) else source
-        comments = read_comments(text)
-        role = resolve_role(path, text, comments, settings)
-        if role in settings.skip_roles:
-            return FileReport(path, role, skipped=f"role {role!r} is skipped (skip_roles)")
-        if tree is None:
-            tree = parse(text, path)
-        return _analyze(text, path, role, comments, tree, settings, test_names, pm)
-    except SourceError as exc:
-        return FileReport(path, role, skipped=str(exc))
-    except (RecursionError, MemoryError) as exc:
-        return FileReport(path, role, skipped=f"{path}: too large or deeply nested to analyse ({type(exc).__name__})")
-
-
-def _analyze(
-    text: str,
-    path: str,
-    role: str,
-    comments: Mapping[int, str],
-    tree: ast.Module,
-    settings: Settings,
-    test_names: Optional[frozenset[str]],
-    pm: Optional[pluggy.PluginManager],
-) -> FileReport:
-    pm = pm or get_plugin_manager()
-    rules = known_rules(pm)
-    units = find_units(tree, path, role, test_names)
-    source = ParsedSource(path, text, text.splitlines(), tree, role, comments, units)
-    judge = _Judge(source, settings, rules)
-    unit_reports = []
-    hook = pm.hook
-    for unit in units:
-        metrics = _merge(hook.ladder_unit_metrics(unit=unit, source=source))
-        unit_reports.append(
-            UnitReport(
-                unit.name, unit.key, unit.line, unit.end_line, MappingProxyType(metrics), unit.is_test, unit.is_public
-            )
-        )
-        for rule in rules:
-            if rule.scope != "file":
-                judge.judge(rule, unit, metrics)
-    file_metrics = _merge(hook.ladder_file_metrics(source=source))
-    for rule in rules:
-        if rule.scope == "file":
-            judge.judge(rule, None, file_metrics)
-    judge.report_bad_suppressions(units)
-    order = {rule.code: i for i, rule in enumerate(rules)}
-    found = sorted(judge.found, key=lambda v: (v.line, order.get(v.code, 0)))
-    return FileReport(
-        path,
-        role,
-        MappingProxyType(file_metrics),
-        tuple(unit_reports),
-        tuple(found),
-        tuple(judge.suppressed),
-    )
-
-
-def analyze_file(file: SourceFile, settings: Settings, *, pm: Optional[pluggy.PluginManager] = None) -> FileReport:
-    """Read and analyse one discovered file; unreadable files come back skipped."""
-    try:
-        data = file.path.read_bytes()
-    except OSError as exc:
-        return FileReport(file.rel, "app", skipped=f"{file.rel}: cannot be read: {exc.strerror or exc}")
-    return analyze_source(data, file.rel, settings, pm=pm)
+    return Analyzer(settings).source(source, path, tree=tree, test_names=test_names)
 
 
 def analyze_paths(
-    paths: Sequence[Union[str, Path]],
-    settings: Settings,
-    *,
-    cwd: Optional[Path] = None,
-    pm: Optional[pluggy.PluginManager] = None,
+    paths: Sequence[Union[str, Path]], settings: Settings, *, cwd: Optional[Path] = None
 ) -> AnalysisResult:
     """Discover and analyse the Python files under ``paths`` (relative to ``cwd``)."""
-    files = discover([str(p) for p in paths], settings, cwd=cwd)
-    return AnalysisResult(tuple(analyze_file(f, settings, pm=pm) for f in files))
+    return Analyzer(settings).paths(paths, cwd=cwd)

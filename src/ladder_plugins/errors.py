@@ -19,4 +19,11 @@ class ConfigError(LadderError):
 
 
 class SourceError(LadderError):
-    """A source file cannot be analysed (syntax error, encoding, NUL byte, too deep)."""
+    """A source file cannot be analysed (syntax error, encoding, NUL byte, too deep).
+
+    ``role`` is the file's role when it was known before the problem was found.
+    """
+
+    def __init__(self, message: str, *, role: str = "app") -> None:
+        super().__init__(message)
+        self.role = role
