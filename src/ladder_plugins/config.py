@@ -155,6 +155,20 @@ def _ladder_table(path: Path) -> Optional[dict[str, Any]]:
     return ladder
 
 
+def _configured_root(directory: Path) -> Optional[tuple[Path, Path]]:
+    candidate = directory / "pyproject.toml"
+    if candidate.is_file() and _ladder_table(candidate) is not None:
+        return directory, candidate
+    return None
+
+
+def _plain_root(directory: Path) -> Optional[tuple[Path, Optional[Path]]]:
+    candidate = directory / "pyproject.toml"
+    if candidate.is_file():
+        return directory, candidate
+    return (directory, None) if (directory / ".git").exists() else None
+
+
 def find_root(start: Union[str, Path, None] = None) -> tuple[Path, Optional[Path]]:
     """The project root and the pyproject.toml that configures it (DESIGN §5).
 
@@ -164,20 +178,13 @@ def find_root(start: Union[str, Path, None] = None) -> tuple[Path, Optional[Path
     start = Path(start or Path.cwd()).resolve()
     if start.is_file():
         start = start.parent
-    fallback: Optional[Path] = None
-    fallback_file: Optional[Path] = None
+    fallback: Optional[tuple[Path, Optional[Path]]] = None
     for directory in (start, *start.parents):
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file():
-            if _ladder_table(candidate) is not None:
-                return directory, candidate
-            if fallback is None:
-                fallback, fallback_file = directory, candidate
-        elif fallback is None and (directory / ".git").exists():
-            fallback = directory
-    if fallback is not None:
-        return fallback, fallback_file
-    return start, None
+        configured = _configured_root(directory)
+        if configured:
+            return configured
+        fallback = fallback or _plain_root(directory)
+    return fallback or (start, None)
 
 
 # ---------------------------------------------------------------------------
@@ -264,31 +271,38 @@ _TOP_KEYS = (
 _MAX_LIMIT = 1_000_000
 
 
-def _thresholds(
-    file: Path, table: Any, rules: Mapping[str, Rule]
-) -> Thresholds:
-    """Per-role limits: built-in defaults, ``[thresholds]`` for app, sub-tables per role."""
-    check = _Checker(file, "tool.ladder.thresholds")
-    if not isinstance(table, dict):
-        raise check.fail("", "a table", table)
-    threshold_rules = {k: r for k, r in rules.items() if r.kind in ("max", "min")}
-    resolved: dict[str, dict[str, Optional[float]]] = {
-        role: {key: rule.defaults.get(role) for key, rule in threshold_rules.items()}
-        for role in ROLES
-    }
-    app_values = {k: v for k, v in table.items() if not isinstance(v, dict)}
-    role_tables = {k: v for k, v in table.items() if isinstance(v, dict)}
-    for role in role_tables:
+def _role_tables(file: Path, table: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """(role, table name, values): the flat keys are app's, sub-tables are per role."""
+    found = [("app", "tool.ladder.thresholds", {k: v for k, v in table.items() if not isinstance(v, dict)})]
+    for role, values in table.items():
+        if not isinstance(values, dict):
+            continue
         if role not in ROLES:
             hint = difflib.get_close_matches(role, ROLES, n=1)
             extra = f"; did you mean {hint[0]!r}?" if hint else f"; roles are {', '.join(ROLES)}"
-            raise ConfigError(f"{check.where(role)}: unknown role{extra}")
-    for role, values in (("app", app_values), *role_tables.items()):
-        sub = _Checker(file, "tool.ladder.thresholds" + ("" if role == "app" and values is app_values else f".{role}"))
-        sub.unknown(values, threshold_rules)
-        for key, value in values.items():
-            resolved[role][key] = _limit_value(sub, key, value)
+            raise ConfigError(f"{file}: [tool.ladder.thresholds] {role}: unknown role{extra}")
+        found.append((role, f"tool.ladder.thresholds.{role}", values))
+    return found
+
+
+def _thresholds(file: Path, table: Any, rules: Mapping[str, Rule]) -> Thresholds:
+    """Per-role limits: built-in defaults, ``[thresholds]`` for app, sub-tables per role."""
+    if not isinstance(table, dict):
+        raise _Checker(file, "tool.ladder").fail("thresholds", "a table", table)
+    limited = {k: r for k, r in rules.items() if r.kind in ("max", "min")}
+    resolved = {role: _defaults(limited, role) for role in ROLES}
+    for role, name, values in _role_tables(file, table):
+        resolved[role].update(_limits_of(_Checker(file, name), values, limited))
     return MappingProxyType({role: MappingProxyType(v) for role, v in resolved.items()})
+
+
+def _defaults(rules: Mapping[str, Rule], role: str) -> dict[str, Optional[float]]:
+    return {key: rule.defaults.get(role) for key, rule in rules.items()}
+
+
+def _limits_of(check: _Checker, values: Mapping[str, Any], known: Mapping[str, Rule]) -> dict[str, Optional[float]]:
+    check.unknown(values, known)
+    return {key: _limit_value(check, key, value) for key, value in values.items()}
 
 
 def _limit_value(check: _Checker, key: str, value: Any) -> Optional[float]:
@@ -314,50 +328,62 @@ def _sub_table(file: Path, ladder: Mapping[str, Any], name: str) -> dict[str, An
     return value
 
 
+def _recurrence(file: Path, ladder: Mapping[str, Any]) -> RecurrenceSettings:
+    table = _sub_table(file, ladder, "recurrence")
+    check = _Checker(file, "tool.ladder.recurrence")
+    check.unknown(table, [f.name for f in dataclasses.fields(RecurrenceSettings)])
+    return RecurrenceSettings(
+        hotspot_min_count=check.integer(table, "hotspot_min_count", 3, 1, 10_000),
+        hotspot_min_days=check.integer(table, "hotspot_min_days", 2, 1, 3650),
+        count=check.choice(table, "count", "edits", COUNT_MODES),
+        pattern_min_count=check.integer(table, "pattern_min_count", 5, 1, 1_000_000),
+        pattern_min_files=check.integer(table, "pattern_min_files", 3, 1, 1_000_000),
+    )
+
+
+def _history(file: Path, ladder: Mapping[str, Any]) -> HistorySettings:
+    table = _sub_table(file, ladder, "history")
+    check = _Checker(file, "tool.ladder.history")
+    check.unknown(table, [f.name for f in dataclasses.fields(HistorySettings)])
+    return HistorySettings(
+        retention_days=check.integer(table, "retention_days", 90, 1, 36500),
+        max_mb=check.number(table, "max_mb", 20.0, 0.01, 100_000),
+    )
+
+
+def _history_dir(check: _Checker, ladder: Mapping[str, Any]) -> str:
+    value = ladder.get("history_dir", ".ladder")
+    if not isinstance(value, str) or not value.strip():
+        raise check.fail("history_dir", "a directory path relative to the project root", value)
+    return check.relative("history_dir", value)
+
+
+def _skip_roles(check: _Checker, ladder: Mapping[str, Any]) -> tuple[str, ...]:
+    value = ladder.get("skip_roles", list(DEFAULT_SKIP_ROLES))
+    if not isinstance(value, list) or any(role not in ROLES for role in value):
+        raise check.fail("skip_roles", f"a list of roles from {', '.join(ROLES)}", value)
+    return tuple(value)
+
+
 def settings_from_table(
     ladder: Mapping[str, Any], root: Path, file: Path, rules: Mapping[str, Rule]
 ) -> Settings:
     """Validate a ``[tool.ladder]`` table into :class:`Settings`."""
     check = _Checker(file, "tool.ladder")
     check.unknown(ladder, _TOP_KEYS)
-    history_dir = ladder.get("history_dir", ".ladder")
-    if not isinstance(history_dir, str) or not history_dir.strip():
-        raise check.fail("history_dir", "a directory path relative to the project root", history_dir)
-    history_dir = check.relative("history_dir", history_dir)
-    skip = ladder.get("skip_roles", list(DEFAULT_SKIP_ROLES))
-    if not isinstance(skip, list) or any(r not in ROLES for r in skip):
-        raise check.fail("skip_roles", f"a list of roles from {', '.join(ROLES)}", skip)
-
-    rec_table = _sub_table(file, ladder, "recurrence")
-    rec = _Checker(file, "tool.ladder.recurrence")
-    rec.unknown(rec_table, [f.name for f in dataclasses.fields(RecurrenceSettings)])
-    recurrence = RecurrenceSettings(
-        hotspot_min_count=rec.integer(rec_table, "hotspot_min_count", 3, 1, 10_000),
-        hotspot_min_days=rec.integer(rec_table, "hotspot_min_days", 2, 1, 3650),
-        count=rec.choice(rec_table, "count", "edits", COUNT_MODES),
-        pattern_min_count=rec.integer(rec_table, "pattern_min_count", 5, 1, 1_000_000),
-        pattern_min_files=rec.integer(rec_table, "pattern_min_files", 3, 1, 1_000_000),
-    )
-    his_table = _sub_table(file, ladder, "history")
-    his = _Checker(file, "tool.ladder.history")
-    his.unknown(his_table, [f.name for f in dataclasses.fields(HistorySettings)])
-    history = HistorySettings(
-        retention_days=his.integer(his_table, "retention_days", 90, 1, 36500),
-        max_mb=his.number(his_table, "max_mb", 20.0, 0.01, 100_000),
-    )
     return Settings(
         root=root,
         config_file=file,
         paths=check.paths(ladder, "paths", globs=False),
         exclude=check.paths(ladder, "exclude", globs=True),
         mode=check.choice(ladder, "mode", "recurrence", MODES),
-        history_dir=history_dir,
+        history_dir=_history_dir(check, ladder),
         yellow_ratio=check.number(ladder, "yellow_ratio", 0.8, 0.0, 1.0),
-        skip_roles=tuple(skip),
+        skip_roles=_skip_roles(check, ladder),
         role_globs=_role_globs(file, ladder.get("roles", {})),
         thresholds=_thresholds(file, ladder.get("thresholds", {}), rules),
-        recurrence=recurrence,
-        history=history,
+        recurrence=_recurrence(file, ladder),
+        history=_history(file, ladder),
     )
 
 
