@@ -293,7 +293,11 @@ def _thresholds(file: Path, table: Any, rules: Mapping[str, Rule]) -> Thresholds
     resolved = {role: _defaults(limited, role) for role in ROLES}
     for role, name, values in _role_tables(file, table):
         resolved[role].update(_limits_of(_Checker(file, name), values, limited))
-    return MappingProxyType({role: MappingProxyType(v) for role, v in resolved.items()})
+    return _frozen(resolved)
+
+
+def _frozen(resolved: Mapping[str, Mapping[str, Optional[float]]]) -> Thresholds:
+    return MappingProxyType({role: MappingProxyType(dict(limits)) for role, limits in resolved.items()})
 
 
 def _defaults(rules: Mapping[str, Rule], role: str) -> dict[str, Optional[float]]:
