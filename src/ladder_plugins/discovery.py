@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Pattern, Sequence
 
 from .config import Settings
 from .errors import ConfigError
@@ -46,6 +46,14 @@ def default_paths(settings: Settings) -> list[str]:
     return found or ["."]
 
 
+def _start(raw: str, base: Path, relative_to_root: bool) -> Path:
+    start = Path(raw) if Path(raw).is_absolute() else base / raw
+    if not start.exists():
+        where = "[tool.ladder] paths" if relative_to_root else "command line"
+        raise ConfigError(f"{raw}: no such file or directory ({where})")
+    return start
+
+
 def discover(
     paths: Sequence[str],
     settings: Settings,
@@ -63,33 +71,29 @@ def discover(
     excludes = compile_globs(DEFAULT_EXCLUDES + tuple(settings.exclude))
     files: dict[str, SourceFile] = {}
     for raw in paths:
-        start = Path(raw) if Path(raw).is_absolute() else base / raw
-        if not start.exists():
-            where = "[tool.ladder] paths" if relative_to_root else "command line"
-            raise ConfigError(f"{raw}: no such file or directory ({where})")
-        for file in _expand(start, settings.root, excludes):
+        for file in _expand(_start(raw, base, relative_to_root), settings.root, excludes):
             files.setdefault(file.rel, file)
     return sorted(files.values(), key=lambda f: f.rel)
 
 
-def _expand(start: Path, root: Path, excludes: Sequence) -> Iterable[SourceFile]:
-    if start.is_file():
-        rel, inside = relative_path(start, root)
-        if not (inside and matches_any(rel, excludes)):
-            yield SourceFile(Path(os.path.abspath(start)), rel, inside)
+def _join(rel_dir: str, name: str) -> str:
+    return name if rel_dir == "." else f"{rel_dir}/{name}"
+
+
+def _expand(start: Path, root: Path, excludes: Sequence[Pattern[str]]) -> Iterable[SourceFile]:
+    if not start.is_file():
+        yield from _walk(start, root, excludes)
         return
+    rel, inside = relative_path(start, root)
+    if not (inside and matches_any(rel, excludes)):
+        yield SourceFile(Path(os.path.abspath(start)), rel, inside)
+
+
+def _walk(start: Path, root: Path, excludes: Sequence[Pattern[str]]) -> Iterable[SourceFile]:
+    """Python files below a directory, pruning excluded directories as it goes."""
     for directory, subdirs, names in os.walk(start):
-        here = Path(directory)
-        rel_dir, inside = relative_path(here, root)
-        kept = []
-        for sub in sorted(subdirs):
-            sub_rel = f"{rel_dir}/{sub}" if rel_dir != "." else sub
-            if not matches_any(sub_rel, excludes):
-                kept.append(sub)
-        subdirs[:] = kept
-        for name in sorted(names):
-            if not name.endswith(".py"):
-                continue
-            file_rel = f"{rel_dir}/{name}" if rel_dir != "." else name
-            if not matches_any(file_rel, excludes):
-                yield SourceFile(Path(os.path.abspath(here / name)), file_rel, inside)
+        rel_dir, inside = relative_path(Path(directory), root)
+        subdirs[:] = [d for d in sorted(subdirs) if not matches_any(_join(rel_dir, d), excludes)]
+        kept = [n for n in sorted(names) if n.endswith(".py") and not matches_any(_join(rel_dir, n), excludes)]
+        for name in kept:
+            yield SourceFile(Path(os.path.abspath(os.path.join(directory, name))), _join(rel_dir, name), inside)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from .errors import ConfigError
 from .runinfo import RunContext, format_timestamp, parse_timestamp
@@ -103,17 +103,46 @@ def events_from_violations(
     return out
 
 
-_REQUIRED_TEXT = ("event_id", "timestamp", "run_id", "path", "rule_key", "fingerprint", "unit_hash", "severity")
+_REQUIRED_TEXT = ("event_id", "run_id", "path", "rule_key", "fingerprint", "unit_hash", "severity")
 
 
-def event_from_json(data: Mapping[str, Any]) -> Event:
-    """An :class:`Event` from a decoded line; ``ValueError`` if it cannot be trusted."""
-    if not isinstance(data, Mapping):
-        raise ValueError("not a JSON object")
+def _text(default: str) -> Callable[[Any], str]:
+    return lambda value: value if isinstance(value, str) else default
+
+
+def _optional_text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) else None
+
+
+def _number(value: Any) -> Optional[float]:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _line(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+#: optional fields: how to read them, with the default when missing or malformed
+_OPTIONAL: Mapping[str, Callable[[Any], Any]] = {
+    "repo_id": _text(""), "tool": _text("cli"), "mode": _text("recurrence"), "unit_name": _optional_text,
+    "line": _line, "role": _text("app"), "metric_family": _text(""), "scope": _text("unit"),
+    "actual": _number, "limit": _number, "delta": _number, "source": _text("built-in-metric"),
+    "actor_type": _optional_text, "actor_id": _optional_text,
+}
+
+
+def _version(data: Mapping[str, Any]) -> int:
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise ValueError("schema_version missing or invalid")
-    for key in _REQUIRED_TEXT:
+    return version
+
+
+def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """The required fields, validated; ``timestamp`` in its one canonical form."""
+    for key in _REQUIRED_TEXT + ("timestamp",):
         if not isinstance(data.get(key), str) or not data.get(key):
             raise ValueError(f"{key} missing or not a string")
     if data["severity"] not in SEVERITIES and version <= SCHEMA_VERSION:
@@ -122,37 +151,19 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         timestamp = format_timestamp(parse_timestamp(data["timestamp"]))
     except ConfigError:
         raise ValueError(f"timestamp {data['timestamp']!r} is not ISO-8601") from None
-    event = Event(
-        schema_version=version,
-        event_id=data["event_id"],
-        timestamp=timestamp,
-        repo_id=str(data.get("repo_id", "")),
-        run_id=data["run_id"],
-        tool=str(data.get("tool", "cli")),
-        mode=str(data.get("mode", "recurrence")),
-        path=data["path"],
-        unit_name=data.get("unit_name") if isinstance(data.get("unit_name"), str) else None,
-        line=data["line"] if isinstance(data.get("line"), int) else 0,
-        role=str(data.get("role", "app")),
-        rule_key=data["rule_key"],
-        metric_family=str(data.get("metric_family", "")),
-        scope=str(data.get("scope", "unit")),
-        severity=data["severity"],
-        actual=_number(data.get("actual")),
-        limit=_number(data.get("limit")),
-        delta=_number(data.get("delta")),
-        fingerprint=data["fingerprint"],
-        unit_hash=data["unit_hash"],
-        source=str(data.get("source", "built-in-metric")),
-        actor_type=data.get("actor_type") if isinstance(data.get("actor_type"), str) else None,
-        actor_id=data.get("actor_id") if isinstance(data.get("actor_id"), str) else None,
-    )
+    return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": timestamp}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """An :class:`Event` from a decoded line; ``ValueError`` if it cannot be trusted.
+
+    A record of a newer schema raises :class:`NewerSchema` carrying the readable part.
+    """
+    if not isinstance(data, Mapping):
+        raise ValueError("not a JSON object")
+    version = _version(data)
+    optional = {name: read(data.get(name)) for name, read in _OPTIONAL.items()}
+    event = Event(schema_version=version, **_checked(data, version), **optional)
     if version > SCHEMA_VERSION:
-        raise NewerSchema(event)  # carries the readable part
+        raise NewerSchema(event)
     return event
-
-
-def _number(value: Any) -> Optional[float]:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)

@@ -15,31 +15,15 @@ from typing import Iterable, Pattern
 __all__ = ["compile_globs", "matches_any"]
 
 
+_TOKENS = {"**/": "(?:[^/]+/)*", "**": ".*", "*": "[^/]*", "?": "[^/]"}
+_SPLIT = re.compile(r"(\*\*/|\*\*|\*|\?)")
+
+
 @lru_cache(maxsize=512)
 def _compile(pattern: str) -> Pattern[str]:
     pattern = pattern.strip().rstrip("/")
-    anchored = "/" in pattern
-    pattern = pattern.lstrip("/")
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    body = "".join(out)
-    prefix = "" if anchored else "(?:.*/)?"
+    prefix = "" if "/" in pattern else "(?:.*/)?"
+    body = "".join(_TOKENS.get(part, re.escape(part)) for part in _SPLIT.split(pattern.lstrip("/")))
     return re.compile(f"^{prefix}{body}(?:/.*)?$")
 
 

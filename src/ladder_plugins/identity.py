@@ -16,7 +16,7 @@ from typing import Optional
 
 __all__ = ["fingerprint", "unit_hash"]
 
-_POSITIONS = frozenset({"lineno", "col_offset", "end_lineno", "end_col_offset"})
+_SKIPPED = frozenset({"lineno", "col_offset", "end_lineno", "end_col_offset", "type_comment"})
 
 
 def fingerprint(path: str, unit_key: Optional[str], rule_key: str) -> str:
@@ -38,37 +38,47 @@ def _without_docstring(node: ast.AST) -> list[ast.AST]:
     return body
 
 
+class _Serializer:
+    """Feeds a canonical, position-free rendering of a tree to a hash, iteratively.
+
+    Structure markers are ``bytes`` and values are ``repr``'d, so a string value can
+    never be mistaken for structure.
+    """
+
+    def __init__(self, root: ast.AST) -> None:
+        self.root = root
+        self.root_body = _without_docstring(root)
+        self.stack: list[object] = [root]
+        self.digest = hashlib.blake2b(digest_size=12)
+
+    def run(self) -> str:
+        while self.stack:
+            self.digest.update(self._token(self.stack.pop()))
+        return self.digest.hexdigest()
+
+    def _token(self, item: object) -> bytes:
+        if isinstance(item, bytes):
+            return item
+        if isinstance(item, ast.AST):
+            return self._node(item)
+        if isinstance(item, list):
+            self.stack.append(b"]")
+            self.stack.extend(reversed(item))
+            return b"["
+        return repr(item).encode("utf-8", "surrogatepass") + b","
+
+    def _node(self, node: ast.AST) -> bytes:
+        self.stack.append(b")")
+        for name in reversed(node._fields):
+            if name not in _SKIPPED:
+                value = self.root_body if (node is self.root and name == "body") else getattr(node, name, None)
+                self.stack.extend((value, f" {name}=".encode()))
+        return b"(" + type(node).__name__.encode()
+
+
 def unit_hash(node: ast.AST) -> str:
     """A hash of the node's code, independent of formatting, comments, position, docstring.
 
     Serialises the tree iteratively (deeply nested code cannot raise RecursionError).
     """
-    digest = hashlib.blake2b(digest_size=12)
-    update = digest.update
-    stack: list[object] = [node]
-    root_body = _without_docstring(node)
-    first = True
-    while stack:
-        item = stack.pop()
-        if isinstance(item, bytes):  # structure marker, never a value
-            update(item)
-        elif isinstance(item, ast.AST):
-            update(b"(" + type(item).__name__.encode())
-            stack.append(b")")
-            fields = []
-            for name in item._fields:
-                if name in _POSITIONS or name == "type_comment":
-                    continue
-                value = root_body if (first and name == "body") else getattr(item, name, None)
-                fields.append((name, value))
-            first = False
-            for name, value in reversed(fields):
-                stack.append(value)
-                stack.append(f" {name}=".encode())
-        elif isinstance(item, list):
-            update(b"[")
-            stack.append(b"]")
-            stack.extend(reversed(item))
-        else:
-            update(repr(item).encode("utf-8", "surrogatepass") + b",")
-    return digest.hexdigest()
+    return _Serializer(node).run()

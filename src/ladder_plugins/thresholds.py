@@ -19,14 +19,15 @@ RED = "red"
 
 def severity(rule: Rule, value: Optional[float], limit: Optional[float], yellow_ratio: float) -> Optional[str]:
     """``"red"``, ``"yellow"`` or ``None`` for ``value`` against ``limit``."""
-    if value is None or limit is None:
+    if value is None or limit is None or rule.kind not in ("max", "min"):
         return None
     if rule.kind == "min":
         return RED if value < limit else None
-    if rule.kind != "max":
-        return None
+    return _band(value, limit, yellow_ratio)
+
+
+def _band(value: float, limit: float, yellow_ratio: float) -> Optional[str]:
     if value > limit:
         return RED
-    if yellow_ratio > 0 and value >= yellow_ratio * limit and value > 0:
-        return YELLOW
-    return None
+    near = yellow_ratio > 0 and value > 0 and value >= yellow_ratio * limit
+    return YELLOW if near else None
