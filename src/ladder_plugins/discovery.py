@@ -89,11 +89,14 @@ def _expand(start: Path, root: Path, excludes: Sequence[Pattern[str]]) -> Iterab
         yield SourceFile(Path(os.path.abspath(start)), rel, inside)
 
 
+def _kept(rel_dir: str, names: Iterable[str], excludes: Sequence[Pattern[str]]) -> list[str]:
+    return [name for name in sorted(names) if not matches_any(_join(rel_dir, name), excludes)]
+
+
 def _walk(start: Path, root: Path, excludes: Sequence[Pattern[str]]) -> Iterable[SourceFile]:
     """Python files below a directory, pruning excluded directories as it goes."""
     for directory, subdirs, names in os.walk(start):
         rel_dir, inside = relative_path(Path(directory), root)
-        subdirs[:] = [d for d in sorted(subdirs) if not matches_any(_join(rel_dir, d), excludes)]
-        kept = [n for n in sorted(names) if n.endswith(".py") and not matches_any(_join(rel_dir, n), excludes)]
-        for name in kept:
-            yield SourceFile(Path(os.path.abspath(os.path.join(directory, name))), _join(rel_dir, name), inside)
+        subdirs[:] = _kept(rel_dir, subdirs, excludes)
+        for name in _kept(rel_dir, (n for n in names if n.endswith(".py")), excludes):
+            yield SourceFile(Path(os.path.abspath(directory)) / name, _join(rel_dir, name), inside)
