@@ -150,6 +150,41 @@ def _scope_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
             yield node
 
 
+@dataclass(frozen=True)
+class _Scope:
+    """Where a definition sits: enclosing classes, and what they imply."""
+
+    classes: tuple[str, ...] = ()
+    in_test_class: bool = False
+    private: bool = False
+
+    def enter(self, node: ast.ClassDef) -> "_Scope":
+        is_test = _is_test_class(node) and (not self.classes or self.in_test_class)
+        return _Scope(self.classes + (node.name,), is_test, self.private or _is_private(node.name))
+
+
+def _definitions(tree: ast.Module, module_private: bool) -> list[tuple[FunctionNode, _Scope]]:
+    """Every unit-level function with its scope, in source order (classes at any depth)."""
+    found: list[tuple[FunctionNode, _Scope]] = []
+    stack: list[tuple[_Scope, Sequence[ast.stmt]]] = [(_Scope(private=module_private), tree.body)]
+    while stack:
+        scope, body = stack.pop()
+        for node in _scope_statements(body):
+            if isinstance(node, ast.ClassDef):
+                stack.append((scope.enter(node), node.body))
+            elif isinstance(node, _FUNCTIONS):
+                found.append((node, scope))
+    return sorted(found, key=lambda item: (item[0].lineno, item[0].col_offset))
+
+
+def _is_test(node: FunctionNode, scope: _Scope, qualname: str, role: str,
+             test_names: Optional[frozenset[str]]) -> bool:
+    if test_names is not None:
+        return qualname in test_names
+    in_test_scope = not scope.classes or scope.in_test_class
+    return role == "test" and node.name.startswith("test") and in_test_scope
+
+
 def find_units(
     tree: ast.Module, path: str, role: str, test_names: Optional[frozenset[str]] = None
 ) -> tuple[Unit, ...]:
@@ -160,40 +195,17 @@ def find_units(
     found the way pytest finds them by default (``test*`` functions, ``test*``
     methods of ``Test*`` classes or ``TestCase`` subclasses).
     """
-    private_module = _module_is_private(path)
-    found: list[tuple[int, str, FunctionNode, bool, bool, bool]] = []
-    # (class path, in-test-class, private-so-far, statements)
-    stack: list[tuple[tuple[str, ...], bool, bool, Sequence[ast.stmt]]] = [
-        ((), False, private_module, tree.body)
-    ]
-    while stack:
-        classes, in_test_class, private, body = stack.pop()
-        for node in _scope_statements(body):
-            if isinstance(node, ast.ClassDef):
-                stack.append(
-                    (
-                        classes + (node.name,),
-                        _is_test_class(node) and (not classes or in_test_class),
-                        private or _is_private(node.name),
-                        node.body,
-                    )
-                )
-            elif isinstance(node, _FUNCTIONS):
-                qualname = ".".join(classes + (node.name,))
-                if test_names is not None:
-                    is_test = qualname in test_names
-                else:
-                    is_test = role == "test" and node.name.startswith("test") and (
-                        not classes or in_test_class
-                    )
-                public = not (private or _is_private(node.name))
-                found.append((node.lineno, qualname, node, bool(classes), is_test, public))
-    found.sort(key=lambda item: (item[0], item[2].col_offset))
     seen: dict[str, int] = {}
     units = []
-    for line, qualname, node, is_method, is_test, public in found:
+    for node, scope in _definitions(tree, _module_is_private(path)):
+        qualname = ".".join(scope.classes + (node.name,))
         seen[qualname] = seen.get(qualname, 0) + 1
         key = qualname if seen[qualname] == 1 else f"{qualname}#{seen[qualname]}"
-        end = getattr(node, "end_lineno", None) or line
-        units.append(Unit(qualname, key, node, line, end, is_method, is_test, public))
+        units.append(_unit(node, scope, qualname, key, _is_test(node, scope, qualname, role, test_names)))
     return tuple(units)
+
+
+def _unit(node: FunctionNode, scope: _Scope, qualname: str, key: str, is_test: bool) -> Unit:
+    end = getattr(node, "end_lineno", None) or node.lineno
+    public = not (scope.private or _is_private(node.name))
+    return Unit(qualname, key, node, node.lineno, end, bool(scope.classes), is_test, public)

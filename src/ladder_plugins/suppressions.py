@@ -33,29 +33,47 @@ class Suppression:
         return self.problem is None and (self.codes is None or code in self.codes)
 
 
+def _noqa(comment: str, line: int) -> Optional[Suppression]:
+    match = _NOQA.search(comment)
+    if not match:
+        return None
+    listed = match.group("codes")
+    codes = frozenset(c.upper() for c in re.split(r"[,\s]+", listed) if c) if listed else None
+    return Suppression(line, codes, "noqa")
+
+
+def _problem(names: list[str], unknown: list[str], reason: str) -> Optional[str]:
+    if not names:
+        return "ignore[] names no rule; write ignore[rule_key] followed by a reason"
+    if unknown:
+        return (f"unknown rule {unknown[0]!r} in ignore[...]; use a rule key such as "
+                "'cognitive_max' or a code such as 'LAD102'")
+    if not reason:
+        return f"ignore[{', '.join(names)}] gives no reason; write the reason after the brackets"
+    return None
+
+
+def _ignore(comment: str, line: int, codes_by_name: Mapping[str, str]) -> Optional[Suppression]:
+    match = _IGNORE.search(comment)
+    if not match:
+        return None
+    names = [n.strip() for n in match.group("rules").split(",") if n.strip()]
+    reason = _reason(match.group("reason"))
+    codes = _codes_of(names, codes_by_name)
+    unknown = [name for name, code in codes.items() if code is None]
+    return Suppression(line, frozenset(filter(None, codes.values())), reason, _problem(names, unknown, reason))
+
+
+def _reason(text: str) -> str:
+    """The reason without the separator people put after the brackets (':', '-', dashes)."""
+    return text.strip().lstrip(":-\u2013\u2014 ").strip()
+
+
+def _codes_of(names: list[str], codes_by_name: Mapping[str, str]) -> dict[str, Optional[str]]:
+    """Each named rule's code (keys as written, codes in any case); ``None`` when unknown."""
+    return {name: codes_by_name.get(name) or codes_by_name.get(name.upper()) for name in names}
+
+
 def parse_suppressions(comment: str, line: int, codes_by_name: Mapping[str, str]) -> list[Suppression]:
     """The suppressions a comment makes; ``codes_by_name`` maps rule keys and codes to codes."""
-    found: list[Suppression] = []
-    noqa = _NOQA.search(comment)
-    if noqa:
-        listed = noqa.group("codes")
-        codes = None if not listed else frozenset(c.upper() for c in re.split(r"[,\s]+", listed) if c)
-        found.append(Suppression(line, codes, "noqa"))
-    ignore = _IGNORE.search(comment)
-    if ignore:
-        names = [n.strip() for n in ignore.group("rules").split(",") if n.strip()]
-        reason = ignore.group("reason").strip().lstrip(":-–— ").strip()
-        unknown = [n for n in names if n not in codes_by_name and n.upper() not in codes_by_name]
-        problem = None
-        if not names:
-            problem = "ignore[] names no rule; write ignore[rule_key] followed by a reason"
-        elif unknown:
-            problem = (
-                f"unknown rule {unknown[0]!r} in ignore[...]; use a rule key such as "
-                "'cognitive_max' or a code such as 'LAD102'"
-            )
-        elif not reason:
-            problem = f"ignore[{', '.join(names)}] gives no reason; write the reason after the brackets"
-        codes = frozenset(codes_by_name.get(n) or codes_by_name[n.upper()] for n in names if n not in unknown)
-        found.append(Suppression(line, codes, reason, problem))
-    return found
+    return [s for s in (_noqa(comment, line), _ignore(comment, line, codes_by_name)) if s is not None]
