@@ -42,7 +42,10 @@ def _noqa(comment: str, line: int) -> Optional[Suppression]:
     return Suppression(line, codes, "noqa")
 
 
-def _problem(names: list[str], unknown: list[str], reason: str) -> Optional[str]:
+def _problem(codes: Mapping[str, Optional[str]], reason: str) -> Optional[str]:
+    """What is wrong with an ignore naming ``codes`` (name -> code or None), if anything."""
+    names = list(codes)
+    unknown = [name for name, code in codes.items() if code is None]
     if not names:
         return "ignore[] names no rule; write ignore[rule_key] followed by a reason"
     if unknown:
@@ -57,11 +60,9 @@ def _ignore(comment: str, line: int, codes_by_name: Mapping[str, str]) -> Option
     match = _IGNORE.search(comment)
     if not match:
         return None
-    names = [n.strip() for n in match.group("rules").split(",") if n.strip()]
+    codes = _codes_of(match.group("rules"), codes_by_name)
     reason = _reason(match.group("reason"))
-    codes = _codes_of(names, codes_by_name)
-    unknown = [name for name, code in codes.items() if code is None]
-    return Suppression(line, frozenset(filter(None, codes.values())), reason, _problem(names, unknown, reason))
+    return Suppression(line, frozenset(filter(None, codes.values())), reason, _problem(codes, reason))
 
 
 def _reason(text: str) -> str:
@@ -69,8 +70,9 @@ def _reason(text: str) -> str:
     return text.strip().lstrip(":-\u2013\u2014 ").strip()
 
 
-def _codes_of(names: list[str], codes_by_name: Mapping[str, str]) -> dict[str, Optional[str]]:
-    """Each named rule's code (keys as written, codes in any case); ``None`` when unknown."""
+def _codes_of(listed: str, codes_by_name: Mapping[str, str]) -> dict[str, Optional[str]]:
+    """Each rule named in ``a, b`` and its code (keys as written, codes in any case); ``None`` when unknown."""
+    names = [name.strip() for name in listed.split(",") if name.strip()]
     return {name: codes_by_name.get(name) or codes_by_name.get(name.upper()) for name in names}
 
 
