@@ -13,7 +13,7 @@ import textwrap
 import pytest
 
 from ladder_plugins.aggregate import Aggregate
-from ladder_plugins.recorder import record_run
+from ladder_plugins.recorder import record_events
 from ladder_plugins.recurrence import hotspots, patterns
 from ladder_plugins.runinfo import RunContext
 from ladder_plugins.store import HistoryStore
@@ -201,10 +201,9 @@ def test_a_held_lock_makes_the_writer_give_up_with_one_warning(tmp_path):
         sys.path.insert(0, {str(REPO)!r})
         from tests.history_helpers import make_event
         from ladder_plugins.config import load_settings
-        from ladder_plugins.recorder import record_run
+        from ladder_plugins.recorder import record_events
         from ladder_plugins.runinfo import RunContext
-        out = record_run([], load_settings(sys.argv[1]), RunContext.create("cli", "recurrence", "r"),
-                         events=[make_event()])
+        out = record_events([make_event()], load_settings(sys.argv[1]), RunContext.create("cli", "recurrence", "r"))
         print(out.recorded)
         print("\\n".join(out.warnings))
         """
@@ -225,7 +224,7 @@ def test_a_held_lock_makes_the_writer_give_up_with_one_warning(tmp_path):
 
 def _run_with(settings, events):
     run = RunContext.create("cli", "recurrence", "repo")
-    return record_run([], settings, run, events=events)
+    return record_events(events, settings, run)
 
 
 @pytest.mark.parametrize(

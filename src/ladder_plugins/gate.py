@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional, Sequence
 
-from .aggregate import Aggregate, FingerprintStats
+from .aggregate import Aggregate
 from .catalogue import GATE, lookup
 from .config import Settings
 from .events import Event
@@ -78,25 +78,41 @@ def _day(ts: Optional[str]) -> str:
     return ts[:10] if ts else "-"
 
 
+def _red_by_fingerprint(events: Sequence[Event]) -> dict[str, list[Event]]:
+    grouped: dict[str, list[Event]] = {}
+    for event in events:
+        if event.severity == "red":
+            grouped.setdefault(event.fingerprint, []).append(event)
+    return dict(sorted(grouped.items()))
+
+
+def _with_run(history: Aggregate, fp: str, events: Sequence[Event], settings: Settings, now: datetime) -> Recurrence:
+    """The fingerprint's recurrence counting the history before the run plus the run."""
+    combined = Aggregate(settings.recurrence.count == "runs")
+    if fp in history.fingerprints:
+        combined.fingerprints[fp] = history.fingerprints[fp].copy()
+    combined.add_all(events)
+    return recurrence_of(fp, combined.fingerprints[fp], settings, now)
+
+
+def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings) -> Optional[GateFailure]:
+    if mode == "strict":
+        return GateFailure(event, rec, "strict")
+    if mode == "recurrence" and rec.is_hotspot(settings):
+        return GateFailure(event, rec, "hotspot")
+    return None
+
+
 def decide(
     mode: str, run_events: Sequence[Event], history: Aggregate, settings: Settings, now: datetime
 ) -> GateResult:
     """The gate's decision for a run whose red events are ``run_events``."""
-    red = [e for e in run_events if e.severity == "red"]
-    by_fp: dict[str, list[Event]] = {}
-    for event in red:
-        by_fp.setdefault(event.fingerprint, []).append(event)
-    recs: list[Recurrence] = []
-    failures: list[GateFailure] = []
-    for fp, events in sorted(by_fp.items()):
-        combined = Aggregate(settings.recurrence.count == "runs")
-        if fp in history.fingerprints:
-            combined.fingerprints[fp] = FingerprintStats.from_json(history.fingerprints[fp].to_json())
-        combined.add_all(events)
-        rec = recurrence_of(fp, combined.fingerprints[fp], settings, now)
+    recs = []
+    failures = []
+    for fp, events in _red_by_fingerprint(run_events).items():
+        rec = _with_run(history, fp, events, settings, now)
         recs.append(rec)
-        if mode == "strict":
-            failures.append(GateFailure(events[0], rec, "strict"))
-        elif mode == "recurrence" and rec.is_hotspot(settings):
-            failures.append(GateFailure(events[0], rec, "hotspot"))
+        failure = _failure(mode, events[0], rec, settings)
+        if failure is not None:
+            failures.append(failure)
     return GateResult(mode, tuple(failures), tuple(recs))

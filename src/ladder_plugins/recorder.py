@@ -18,7 +18,7 @@ from .gate import GateResult, decide
 from .runinfo import RunContext
 from .store import HistoryStore
 
-__all__ = ["RunOutcome", "record_run", "gate_events"]
+__all__ = ["RunOutcome", "record_run", "record_events", "gate_events"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,26 @@ def gate_events(gate: GateResult) -> list[Event]:
     ]
 
 
+def record_events(
+    run_events: Sequence[Event],
+    settings: Settings,
+    run: RunContext,
+    *,
+    record: bool = True,
+    warn: Optional[Callable[[str], None]] = None,
+) -> RunOutcome:
+    """Record a run's events and decide its gate from history before the run plus the run."""
+    store = HistoryStore(settings, warn=warn)
+    recorded = 0
+    if record:
+        with store.transaction() as tx:
+            gate = decide(run.mode, run_events, tx.history, settings, run.now)
+            recorded = tx.append(list(run_events) + gate_events(gate), now=run.now)
+    else:
+        gate = decide(run.mode, run_events, store.peek(), settings, run.now)
+    return RunOutcome(gate, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
+
+
 def record_run(
     violations: Iterable[object],
     settings: Settings,
@@ -51,20 +71,6 @@ def record_run(
     *,
     record: bool = True,
     warn: Optional[Callable[[str], None]] = None,
-    events: Optional[Sequence[Event]] = None,
 ) -> RunOutcome:
-    """Record a run's violations and decide its gate from history before the run plus the run.
-
-    ``events`` may be given instead of ``violations`` (a controller recording what its
-    workers found).
-    """
-    run_events = list(events) if events is not None else events_from_violations(violations, run)
-    store = HistoryStore(settings, warn=warn)
-    recorded = 0
-    if record:
-        with store.transaction() as tx:
-            gate = decide(run.mode, run_events, tx.history, settings, run.now)
-            recorded = tx.append(run_events + gate_events(gate), now=run.now)
-    else:
-        gate = decide(run.mode, run_events, store.peek(), settings, run.now)
-    return RunOutcome(gate, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
+    """Turn a run's violations into events, record them and decide the gate."""
+    return record_events(events_from_violations(violations, run), settings, run, record=record, warn=warn)

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from .aggregate import Aggregate, FingerprintStats
 from .config import Settings
 from .runinfo import format_timestamp
 
 __all__ = [
-    "Recurrence", "Pattern", "cutoff", "recurrence_of", "recurrences", "hotspots", "patterns", "trend", "area_of",
+    "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots", "patterns",
+    "trend", "area_of",
 ]
 
 
@@ -80,27 +81,20 @@ def area_of(path: str) -> str:
     return "/".join(parts[:2]) or "."
 
 
+def occurrence_times(stats: FingerprintStats, count_mode: str) -> list[str]:
+    """When each occurrence happened: a version's first red sighting, or a run's."""
+    if count_mode == "edits":
+        return [span[0] for span in stats.hashes.values()]
+    return list(stats.runs.values())
+
+
 def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: datetime) -> Recurrence:
     mode = settings.recurrence.count
     limit = cutoff(settings, now)
-    if mode == "edits":
-        times = sorted(span[0] for span in stats.hashes.values() if span[0] >= limit)
-    else:
-        times = sorted(t for t in stats.runs.values() if t >= limit)
+    times = sorted(t for t in occurrence_times(stats, mode) if t >= limit)
     return Recurrence(
-        fingerprint=fp,
-        path=stats.path,
-        unit=stats.unit,
-        rule_key=stats.rule_key,
-        role=stats.role,
-        occurrences=len(times),
-        days=tuple(sorted({t[:10] for t in times})),
-        first_seen=times[0] if times else None,
-        last_seen=stats.last_seen,
-        last_actual=stats.last_actual,
-        last_limit=stats.last_limit,
-        last_line=stats.last_line,
-        count_mode=mode,
+        fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t in times})),
+        times[0] if times else None, stats.last_seen, stats.last_actual, stats.last_limit, stats.last_line, mode,
     )
 
 
@@ -114,18 +108,28 @@ def hotspots(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Re
     return [r for r in recurrences(aggregate, settings, now) if r.is_hotspot(settings)]
 
 
-def patterns(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Pattern]:
-    """Rule keys recurring across many files of one role or one area."""
+def _groups(recs: Iterable[Recurrence]) -> dict[tuple[str, str, str], list[Recurrence]]:
+    """Recurrences by (rule key, "role" or "area", role or area name)."""
     groups: dict[tuple[str, str, str], list[Recurrence]] = {}
-    for rec in recurrences(aggregate, settings, now):
+    for rec in recs:
         groups.setdefault((rec.rule_key, "role", rec.role), []).append(rec)
         groups.setdefault((rec.rule_key, "area", area_of(rec.path)), []).append(rec)
-    found = []
-    for (rule_key, kind, group), members in groups.items():
-        occurrences = sum(r.occurrences for r in members)
-        files = len({r.path for r in members})
-        if occurrences >= settings.recurrence.pattern_min_count and files >= settings.recurrence.pattern_min_files:
-            found.append(Pattern(rule_key, kind, group, occurrences, files, len(members)))
+    return groups
+
+
+def _pattern(key: tuple[str, str, str], members: list[Recurrence], settings: Settings) -> Optional[Pattern]:
+    occurrences = sum(r.occurrences for r in members)
+    files = len({r.path for r in members})
+    rec = settings.recurrence
+    if occurrences < rec.pattern_min_count or files < rec.pattern_min_files:
+        return None
+    return Pattern(*key, occurrences, files, len(members))
+
+
+def patterns(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Pattern]:
+    """Rule keys recurring across many files of one role or one area."""
+    groups = _groups(recurrences(aggregate, settings, now))
+    found = [p for p in (_pattern(key, members, settings) for key, members in groups.items()) if p]
     return sorted(found, key=lambda p: (-p.occurrences, p.rule_key, p.kind, p.group))
 
 
@@ -133,14 +137,13 @@ def trend(aggregate: Aggregate, settings: Settings, now: datetime) -> list[tuple
     """Per UTC day inside retention: event counts by severity plus occurrences."""
     first_day = cutoff(settings, now)[:10]
     days: dict[str, dict[str, int]] = {d: dict(c) for d, c in aggregate.days.items() if d >= first_day}
-    for stats in aggregate.fingerprints.values():
-        times: Iterable[str] = (
-            (span[0] for span in stats.hashes.values())
-            if settings.recurrence.count == "edits"
-            else stats.runs.values()
-        )
-        for t in times:
-            if t[:10] >= first_day:
-                day = days.setdefault(t[:10], {})
-                day["occurrences"] = day.get("occurrences", 0) + 1
+    for day in _occurrence_days(aggregate, settings.recurrence.count):
+        if day >= first_day:
+            counts = days.setdefault(day, {})
+            counts["occurrences"] = counts.get("occurrences", 0) + 1
     return sorted(days.items())
+
+
+def _occurrence_days(aggregate: Aggregate, count_mode: str) -> Iterator[str]:
+    for stats in aggregate.fingerprints.values():
+        yield from (t[:10] for t in occurrence_times(stats, count_mode))
