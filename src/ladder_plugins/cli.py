@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from .errors import LadderError
 
@@ -42,39 +43,49 @@ _HISTORY_EXAMPLES = """examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="ladder",
-        description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
-        "interface, test quality) with a recurrence gate.",
-    )
-    from . import __version__
+def _command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_text, epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    metrics = sub.add_parser(
-        "metrics", help="show every unit's metrics", epilog=_METRICS_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    metrics.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
+
+def _add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
+
+
+def _add_metrics(sub: Any) -> None:
+    metrics = _command(sub, "metrics", "show every unit's metrics", _METRICS_EXAMPLES)
+    _add_paths(metrics)
     metrics.add_argument("--format", choices=("text", "json"), default="text")
-    check = sub.add_parser(
-        "check", help="check the rules; exit 1 on red violations", epilog=_CHECK_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    check.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
+
+
+def _add_check(sub: Any) -> None:
+    check = _command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
+    _add_paths(check)
     check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
-    history = sub.add_parser(
-        "history", help="maintain the history", epilog=_HISTORY_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+
+def _add_history(sub: Any) -> None:
+    history = _command(sub, "history", "maintain the history", _HISTORY_EXAMPLES)
     actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser, required=True)
     actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
     actions.add_parser("prune", help="apply retention and the size cap now")
     actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
     combine = actions.add_parser("combine", help="merge other events.jsonl files into this project's log")
     combine.add_argument("files", nargs="+", metavar="FILE")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = _Parser(
+        prog="ladder",
+        description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
+        "interface, test quality) with a recurrence gate.",
+    )
+    parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_add_metrics, _add_check, _add_history):
+        add(sub)
     return parser
 
 
@@ -117,38 +128,58 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if outcome.failed else EXIT_OK
 
 
-def _cmd_history(args: argparse.Namespace) -> int:
-    from .config import load_settings
-    from .runinfo import now_utc
-    from .store import HistoryStore
+def _history_stats(store: Any, args: argparse.Namespace) -> None:
+    st = store.stats()
+    newer = " (a newer version wrote this history: read-only)" if st.newer_schema else ""
+    print(f"history: {st.path}")
+    print(f"size: {st.size} bytes, events: {st.events}, fingerprints: {st.fingerprints}")
+    print(f"oldest: {st.oldest or '-'}, newest: {st.newest or '-'}")
+    print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}{newer}")
+    print(f"folded (pruned) fingerprints: {st.folded_fingerprints}")
 
-    settings = load_settings(Path.cwd())
-    store = HistoryStore(settings, warn=_warn)
-    if args.action == "stats":
-        st = store.stats()
-        print(f"history: {st.path}")
-        print(f"size: {st.size} bytes, events: {st.events}, fingerprints: {st.fingerprints}")
-        print(f"oldest: {st.oldest or '-'}, newest: {st.newest or '-'}")
-        print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}"
-              + (" (a newer version wrote this history: read-only)" if st.newer_schema else ""))
-        print(f"folded (pruned) fingerprints: {st.folded_fingerprints}")
-        return EXIT_OK
-    if args.action == "combine":
-        added, duplicates, unreadable = store.combine([Path(f) for f in args.files])
-        print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
-              f"{unreadable} unreadable lines skipped")
-        return EXIT_OK
+
+def _history_combine(store: Any, args: argparse.Namespace) -> None:
+    added, duplicates, unreadable = store.combine([Path(f) for f in args.files])
+    print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
+          f"{unreadable} unreadable lines skipped")
+
+
+def _history_prune(store: Any, args: argparse.Namespace) -> None:
+    from .runinfo import now_utc
+
+    with _writable(store):
+        changed = store.prune(store.load(), now_utc(), force=True)
+    print(f"pruned {store.log}" if changed else "nothing to prune")
+
+
+def _history_rebuild(store: Any, args: argparse.Namespace) -> None:
+    with _writable(store):
+        store.summary_path.unlink(missing_ok=True)
+        state = store.load()
+    print(f"rebuilt {store.summary_path}: {state.aggregate.events} events, "
+          f"{len(state.aggregate.fingerprints)} fingerprints, {state.skipped} unreadable lines")
+
+
+@contextmanager
+def _writable(store: Any) -> Iterator[None]:
+    """Hold the history's lock; a history that cannot be written is a usage error."""
     with store.transaction() as tx:
         if tx.read_only:
             raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
-        if args.action == "prune":
-            changed = store.prune(store.load(), now_utc(), force=True)
-            print(f"pruned {store.log}" if changed else "nothing to prune")
-        else:
-            store.summary_path.unlink(missing_ok=True)
-            state = store.load()
-            print(f"rebuilt {store.summary_path}: {state.aggregate.events} events, "
-                  f"{len(state.aggregate.fingerprints)} fingerprints, {state.skipped} unreadable lines")
+        yield
+
+
+_HISTORY_ACTIONS = {
+    "stats": _history_stats, "combine": _history_combine, "prune": _history_prune, "rebuild": _history_rebuild,
+}
+
+
+def _cmd_history(args: argparse.Namespace) -> int:
+    from .config import load_settings
+    from .store import HistoryStore
+
+    store = HistoryStore(load_settings(Path.cwd()), warn=_warn)
+    _HISTORY_ACTIONS[args.action](store, args)
     return EXIT_OK
 
 

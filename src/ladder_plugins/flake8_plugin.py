@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+from pathlib import Path
 from typing import Any, ClassVar, Iterator, Optional, Sequence
 
 __all__ = ["LadderChecker", "lad_selected"]
@@ -37,6 +38,23 @@ def _codes(value: Any) -> list[str]:
     return [str(v).strip() for v in value if str(v).strip()]
 
 
+def _selection(options: Any) -> tuple[list[str], list[str], list[str]]:
+    """(explicitly selected, implicitly selected, explicitly ignored) code prefixes."""
+    given = _codes(getattr(options, "select", None))
+    explicit = given + _codes(getattr(options, "extend_select", None))
+    defaults = _codes(getattr(options, "extended_default_select", None)) or ["E", "F", "W", "C90", _PREFIX]
+    ignored = _codes(getattr(options, "ignore", None)) + _codes(getattr(options, "extend_ignore", None))
+    return explicit, ([] if given else defaults), ignored
+
+
+def _kept(code: str, explicit: Sequence[str], implicit: Sequence[str], ignored: Sequence[str]) -> bool:
+    chosen = _longest_prefix(code, explicit)
+    dropped = _longest_prefix(code, ignored)
+    if chosen:
+        return len(chosen) > len(dropped)
+    return not dropped and bool(_longest_prefix(code, implicit))
+
+
 def lad_selected(options: Any, codes: Sequence[str]) -> bool:
     """Whether flake8's selection keeps any of ``codes``, by flake8's documented rules.
 
@@ -45,20 +63,8 @@ def lad_selected(options: Any, codes: Sequence[str]) -> bool:
     installed plugin's entry name); between two explicit choices the longer prefix
     wins, and a tie goes to ignore.
     """
-    select_given = _codes(getattr(options, "select", None))
-    explicit_select = select_given + _codes(getattr(options, "extend_select", None))
-    implicit_select = [] if select_given else (
-        _codes(getattr(options, "extended_default_select", None)) or ["E", "F", "W", "C90", _PREFIX]
-    )
-    explicit_ignore = _codes(getattr(options, "ignore", None)) + _codes(getattr(options, "extend_ignore", None))
-    for code in codes:
-        chosen = _longest_prefix(code, explicit_select)
-        dropped = _longest_prefix(code, explicit_ignore)
-        if chosen and len(chosen) > len(dropped):
-            return True
-        if not chosen and not dropped and _longest_prefix(code, implicit_select):
-            return True
-    return False
+    explicit, implicit, ignored = _selection(options)
+    return any(_kept(code, explicit, implicit, ignored) for code in codes)
 
 
 class LadderChecker:
@@ -100,9 +106,6 @@ class LadderChecker:
     @classmethod
     def parse_options(cls, options: Any) -> None:
         from .catalogue import RULES
-        from .config import load_settings
-        from .errors import LadderError
-        from .runinfo import RUN_ID_ENV
 
         cls.warned = set()
         cls.settings = None
@@ -110,12 +113,18 @@ class LadderChecker:
         cls.enabled = lad_selected(options, list(RULES))
         cls.from_stdin = "-" in (getattr(options, "filenames", None) or [])
         cls.record = not getattr(options, "ladder_no_record", False)
-        if not cls.enabled:
-            return
+        if cls.enabled:
+            cls._load(getattr(options, "ladder_mode", None))
+
+    @classmethod
+    def _load(cls, mode: Optional[str]) -> None:
+        from .config import load_settings
+        from .errors import LadderError
+        from .runinfo import RUN_ID_ENV
+
         _claim_run_id(RUN_ID_ENV)
         try:
             settings = load_settings(os.getcwd())
-            mode = getattr(options, "ladder_mode", None)
             cls.settings = settings.replace(mode=mode) if mode else settings
         except LadderError as exc:
             cls.config_error = str(exc)
@@ -138,26 +147,27 @@ class LadderChecker:
     def _check(self) -> list[Error]:
         from .analysis import analyze_source
         from .discovery import relative_path
+
+        rel, inside = relative_path(Path(self.filename), self.settings.root)
+        tree = self.tree if isinstance(self.tree, ast.Module) else None
+        report = analyze_source("".join(self.lines), rel, self.settings, tree=tree)
+        if report.skipped:
+            self._warn(f"{self.filename}: not analysed: {report.skipped}")
+            return []
+        return self._errors(report, record=self.record and not self.from_stdin and inside)
+
+    def _errors(self, report: Any, *, record: bool) -> list[Error]:
+        """Record the file's violations, decide the gate, and say both as flake8 errors."""
         from .recorder import record_run
         from .runinfo import RunContext
         from .thresholds import RED
 
         settings = self.settings
-        rel, inside = relative_path(_path(self.filename), settings.root)
-        tree = self.tree if isinstance(self.tree, ast.Module) else None
-        report = analyze_source("".join(self.lines), rel, settings, tree=tree)
-        if report.skipped:
-            self._warn(f"{self.filename}: not analysed: {report.skipped}")
-            return []
         run = RunContext.create("flake8", settings.mode, settings.repo_id)
-        record = self.record and not self.from_stdin and inside
         outcome = record_run(report.violations, settings, run, record=record, warn=self._warn)
-        errors: list[Error] = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
+        errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
         if settings.mode != "advisory":
-            for rec in outcome.gate.recurrences:
-                if rec.is_hotspot(settings):
-                    failure = next(e for e in outcome.events if e.fingerprint == rec.fingerprint)
-                    errors.append((failure.line, 0, _gate_text(failure, rec), type(self)))
+            errors += [(line, 0, text, type(self)) for line, text in _hotspots(outcome, settings)]
         return sorted(errors, key=lambda e: (e[0], e[2]))
 
     def _warn(self, message: str) -> None:
@@ -166,16 +176,16 @@ class LadderChecker:
             print(f"ladder: warning: {message}", file=sys.stderr)
 
 
-def _gate_text(event: Any, rec: Any) -> str:
+def _hotspots(outcome: Any, settings: Any) -> list[tuple[int, str]]:
+    """(line, LAD900 text) for each fingerprint of this run that is a hotspot."""
     from .gate import GateFailure
 
-    return GateFailure(event, rec, "hotspot").text
-
-
-def _path(filename: str) -> Any:
-    from pathlib import Path
-
-    return Path(filename)
+    first = {e.fingerprint: e for e in reversed(outcome.events)}
+    return [
+        (first[rec.fingerprint].line, GateFailure(first[rec.fingerprint], rec, "hotspot").text)
+        for rec in outcome.gate.recurrences
+        if rec.is_hotspot(settings)
+    ]
 
 
 def _claim_run_id(env_name: str) -> None:

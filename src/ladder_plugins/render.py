@@ -7,12 +7,12 @@ The JSON of ``ladder metrics`` is a documented contract (README, "ladder metrics
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from .analysis import AnalysisResult, FileReport, Violation
 from .thresholds import RED
 
-__all__ = ["metrics_json", "metrics_text", "violations_text", "clean"]
+__all__ = ["metrics_json", "metrics_text", "violations_text", "check_text", "clean", "count"]
 
 _UNIT_METRICS = ("cyclomatic", "cognitive", "abc", "function_lines", "params", "nesting", "assertions")
 _CONTROL = {c: None for c in range(32) if c not in (9,)}
@@ -33,46 +33,44 @@ def _number(value: Any) -> Any:
     return value
 
 
+def _metrics_of(values: Mapping[str, Any], order: Sequence[str] = ()) -> dict[str, Any]:
+    """Metrics in the documented order first, then any a plugin added."""
+    ordered = {name: _number(values.get(name)) for name in order}
+    ordered.update({k: _number(v) for k, v in values.items() if k not in ordered})
+    return ordered
+
+
+def _file_json(report: FileReport) -> dict[str, Any]:
+    units = [{"name": u.name, "line": u.line, "metrics": _metrics_of(u.metrics, _UNIT_METRICS)} for u in report.units]
+    return {"path": report.path, "role": report.role, "metrics": _metrics_of(report.metrics), "units": units}
+
+
 def metrics_json(result: AnalysisResult) -> str:
-    files = []
-    for report in result.analysed:
-        units = []
-        for unit in report.units:
-            metrics = {name: _number(unit.metrics.get(name)) for name in _UNIT_METRICS}
-            metrics.update({k: _number(v) for k, v in unit.metrics.items() if k not in metrics})
-            units.append({"name": unit.name, "line": unit.line, "metrics": metrics})
-        files.append(
-            {
-                "path": report.path,
-                "role": report.role,
-                "metrics": {k: _number(v) for k, v in report.metrics.items()},
-                "units": units,
-            }
-        )
+    """The ``ladder metrics --format json`` contract (README)."""
+    files = [_file_json(report) for report in result.analysed]
     skipped = [{"path": r.path, "reason": r.skipped} for r in result.skipped]
     return json.dumps({"files": files, "skipped": skipped}, indent=2)
+
+
+_SHORT = (("cyclomatic", "cc"), ("cognitive", "cog"), ("abc", "abc"), ("function_lines", "lines"),
+          ("params", "params"), ("nesting", "nest"), ("assertions", "asserts"))
+
+
+def _unit_line(unit: Any) -> str:
+    parts = [f"{short} {unit.metrics.get(name)}" for name, short in _SHORT if unit.metrics.get(name) is not None]
+    return f"    {unit.line:>5} {clean(unit.name)}: {', '.join(parts)}"
+
+
+def _skipped_lines(result: AnalysisResult) -> list[str]:
+    return [f"skipped {clean(r.path)}: {clean(r.skipped)}" for r in result.skipped]
 
 
 def metrics_text(result: AnalysisResult) -> str:
     out = []
     for report in result.analysed:
         out.append(f"{clean(report.path)} ({report.role}, {_number(report.metrics.get('file_lines'))} lines)")
-        for unit in report.units:
-            m = unit.metrics
-            parts = [
-                f"cc {m.get('cyclomatic')}",
-                f"cog {m.get('cognitive')}",
-                f"abc {m.get('abc')}",
-                f"lines {m.get('function_lines')}",
-                f"params {m.get('params')}",
-                f"nest {m.get('nesting')}",
-            ]
-            if m.get("assertions") is not None:
-                parts.append(f"asserts {m.get('assertions')}")
-            out.append(f"    {unit.line:>5} {clean(unit.name)}: {', '.join(parts)}")
-    for report in result.skipped:
-        out.append(f"skipped {clean(report.path)}: {clean(report.skipped)}")
-    return "\n".join(out)
+        out.extend(_unit_line(unit) for unit in report.units)
+    return "\n".join(out + _skipped_lines(result))
 
 
 def _worst(report: FileReport) -> tuple[int, int, str]:
@@ -80,46 +78,39 @@ def _worst(report: FileReport) -> tuple[int, int, str]:
     return (-red, -len(report.violations), report.path)
 
 
-def violations_text(result: AnalysisResult, verdict: str) -> str:
-    """Grouped by file, worst file first, then a one-line verdict."""
+def violations_text(result: AnalysisResult) -> list[str]:
+    """Violations grouped by file, worst file first, then the skipped files."""
     out = []
-    with_findings = sorted((r for r in result.files if r.violations), key=_worst)
-    for report in with_findings:
+    for report in sorted((r for r in result.files if r.violations), key=_worst):
         out.append(clean(report.path))
-        for v in report.violations:
-            out.append(f"  {v.line:>5}  {v.code}  {v.severity:<6}  {clean(v.message)}")
-    for report in result.skipped:
-        out.append(f"skipped {clean(report.path)}: {clean(report.skipped)}")
-    out.append(verdict)
-    return "\n".join(out)
+        out.extend(f"  {v.line:>5}  {v.code}  {v.severity:<6}  {clean(v.message)}" for v in report.violations)
+    return out + _skipped_lines(result)
+
+
+def _verdict(result: AnalysisResult, gate: Any, mode: str) -> str:
+    from .thresholds import YELLOW
+
+    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
+    red, yellow = count(result.violations, RED), count(result.violations, YELLOW)
+    summary = f"{red} red, {yellow} yellow in {len(result.analysed)} files{skipped} (mode {mode})"
+    if not gate.failed:
+        return f"passed: {summary}"
+    kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
+    plural = "s" if len(gate.failures) != 1 else ""
+    return f"FAILED: {len(gate.failures)} {kind}{plural}; {summary}"
+
+
+def _hotspot_lines(gate: Any) -> list[str]:
+    if not (gate.failed and gate.mode == "recurrence"):
+        return []
+    head = "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):"
+    return [head] + [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in gate.failures]
 
 
 def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
     """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
-    from .thresholds import YELLOW
-
-    violations = result.violations
-    red, yellow = count(violations, RED), count(violations, YELLOW)
-    gate = outcome.gate
-    files = len(result.analysed)
-    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    summary = f"{red} red, {yellow} yellow in {files} files{skipped} (mode {settings.mode})"
-    if gate.failed:
-        kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
-        n = len(gate.failures)
-        verdict = f"FAILED: {n} {kind}{'s' if n != 1 else ''}; {summary}"
-    else:
-        verdict = f"passed: {summary}"
-    text = violations_text(result, "")
-    lines = [text.rstrip("\n")] if text.strip() else []
-    if gate.failed and gate.mode == "recurrence":
-        lines.append("recurring hotspots (refactor the unit, or suppress with a reason: "
-                     "# ladder: ignore[rule] why):")
-        for failure in gate.failures:
-            e = failure.event
-            lines.append(f"  {clean(e.path)}:{e.line}  {clean(failure.text)}")
-    lines.append(verdict)
-    return "\n".join(lines)
+    lines = violations_text(result) + _hotspot_lines(outcome.gate)
+    return "\n".join(lines + [_verdict(result, outcome.gate, settings.mode)])
 
 
 def count(violations: Iterable[Violation], sev: str) -> int:
