@@ -13,14 +13,18 @@ from .conftest import FIXTURES
 EXPECT = re.compile(r"#\s*expect:\s*(.*)$")
 
 
+def _expectations(path):
+    """(line, {metric: value}) for each def line carrying an ``# expect:`` comment."""
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        match = EXPECT.search(line)
+        if match and line.lstrip().startswith(("def ", "async def ")):
+            yield number, dict(pair.split("=") for pair in match.group(1).split())
+
+
 def _annotated():
     for path in sorted((FIXTURES / "metrics").glob("*.py")):
-        lines = path.read_text().splitlines()
-        for number, line in enumerate(lines, 1):
-            match = EXPECT.search(line)
-            if match and line.lstrip().startswith(("def ", "async def ")):
-                expected = dict(pair.split("=") for pair in match.group(1).split())
-                yield pytest.param(path, number, expected, id=f"{path.name}:{number}")
+        for number, expected in _expectations(path):
+            yield pytest.param(path, number, expected, id=f"{path.name}:{number}")
 
 
 @pytest.mark.parametrize("path, line, expected", list(_annotated()))

@@ -79,21 +79,31 @@ def test_thresholds_come_from_configuration(tmp_path):
     assert [h.occurrences for h in hotspots(agg(events), s, at(1))] == [2]
 
 
+def _three_units_over_three_days():
+    fps = ["src/a.py::f::cognitive_max", "src/b.py::g::abc_max", "src/c.py::h::cognitive_max"]
+    return [make_event(fp, unit_hash=f"{fp}{day % (i + 1)}", when=at(day, i + repeat))
+            for i, fp in enumerate(fps) for day in range(3) for repeat in (0, 1)]
+
+
+def _shuffled_merges(events, count):
+    """``count`` aggregates of the same events, each shuffled and built from two halves."""
+    rng = random.Random(7)
+    for _ in range(count):
+        shuffled = rng.sample(events, len(events))
+        half = len(shuffled) // 2
+        yield agg(shuffled[half:]).merge(agg(shuffled[:half]))
+
+
 def test_recurrence_does_not_depend_on_order(tmp_path):
     s = project_settings(tmp_path)
-    events = []
-    for i, fp in enumerate(["src/a.py::f::cognitive_max", "src/b.py::g::abc_max", "src/c.py::h::cognitive_max"]):
-        for day in range(3):
-            events.append(make_event(fp, unit_hash=f"{fp}{day % (i + 1)}", when=at(day, i)))
-            events.append(make_event(fp, unit_hash=f"{fp}{day % (i + 1)}", when=at(day, i + 1)))
-    reference = [(r.fingerprint, r.occurrences, r.days) for r in recurrences(agg(events), s, at(4))]
-    rng = random.Random(7)
-    for _ in range(20):
-        shuffled = events[:]
-        rng.shuffle(shuffled)
-        half = len(shuffled) // 2
-        combined = agg(shuffled[half:]).merge(agg(shuffled[:half]))
-        assert [(r.fingerprint, r.occurrences, r.days) for r in recurrences(combined, s, at(4))] == reference
+    events = _three_units_over_three_days()
+
+    def summary(aggregate):
+        return [(r.fingerprint, r.occurrences, r.days) for r in recurrences(aggregate, s, at(4))]
+
+    reference = summary(agg(events))
+    assert len(reference) == 3
+    assert all(summary(combined) == reference for combined in _shuffled_merges(events, 20))
 
 
 def test_patterns_by_area_and_role(tmp_path):
@@ -142,6 +152,8 @@ def test_gate_is_independent_of_the_order_run_events_arrive(tmp_path):
     s = project_settings(tmp_path)
     history = agg([make_event(f"src/{n}.py::f::abc_max", unit_hash=f"v{i}", when=at(i)) for n in "ab" for i in range(2)])
     run = [make_event(f"src/{n}.py::f::abc_max", unit_hash="v9", when=at(2)) for n in "abc"]
-    outcomes = {tuple(f.event.fingerprint for f in decide("recurrence", list(p), history, s, at(2)).failures)
-                for p in itertools.permutations(run)}
-    assert outcomes == {("src/a.py::f::abc_max", "src/b.py::f::abc_max")}
+
+    def failing(order):
+        return tuple(f.event.fingerprint for f in decide("recurrence", list(order), history, s, at(2)).failures)
+
+    assert {failing(order) for order in itertools.permutations(run)} == {("src/a.py::f::abc_max", "src/b.py::f::abc_max")}

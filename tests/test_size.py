@@ -144,3 +144,12 @@ def test_assertions_are_counted_for_tests_only(settings):
     }
     failing = [(v.code, v.unit) for v in report.violations if v.rule.key == "min_assertions"]
     assert failing == [("LAD108", "test_nothing")]
+
+
+def test_asserts_are_not_decisions_in_tests_but_are_elsewhere(settings):
+    from ladder_plugins.analysis import analyze_source
+
+    code = "def test_many(x):\n    assert x\n    assert x > 1\n    if x:\n        pass\n"
+    in_tests = analyze_source(code, "tests/test_a.py", settings).units[0].metrics
+    in_app = analyze_source(code, "src/a.py", settings).units[0].metrics
+    assert (in_tests["cyclomatic"], in_app["cyclomatic"]) == (2, 4)

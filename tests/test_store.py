@@ -96,21 +96,26 @@ def test_pruning_races_with_appenders_and_loses_nothing(tmp_path):
             assert set(stats.hashes) == {f"h{b}" for b in range(5)}
 
 
+def _six_units_over_thirty_days():
+    """Unit n gets a new version every n+1 days: some become hotspots, some do not."""
+    return [make_event(f"src/pkg/m{n}.py::f::cognitive_max", unit_hash=f"v{day // (n + 1)}", when=at(day, n))
+            for day in range(30) for n in range(6)]
+
+
+def _append_day_by_day(store, events, days):
+    for day in range(days):
+        prefix = at(day).date().isoformat()
+        with store.transaction() as tx:
+            tx.append([e for e in events if e.timestamp.startswith(prefix)], now=at(day, 23))
+
+
 def test_size_cap_keeps_hotspots_and_patterns_exact(tmp_path):
     capped = project_settings(tmp_path, "[tool.ladder.history]\nmax_mb = 0.01\n")
-    events = []
-    for day in range(30):
-        for n in range(6):
-            fp = f"src/pkg/m{n}.py::f::cognitive_max"
-            events.append(make_event(fp, unit_hash=f"v{day // (n + 1)}", when=at(day, n)))
-    reference = Aggregate().add_all(events)
+    events = _six_units_over_thirty_days()
     store = HistoryStore(capped)
-    for day in range(30):
-        with store.transaction() as tx:
-            tx.append([e for e in events if e.timestamp.startswith(at(day).date().isoformat())], now=at(day, 23))
-    assert store.folded()[1] > 0
-    stored = store.load().aggregate
-    now = at(30)
+    _append_day_by_day(store, events, 30)
+    assert store.folded()[1] > 0, "the cap never forced a fold"
+    stored, reference, now = store.load().aggregate, Aggregate().add_all(events), at(30)
     assert hotspots(stored, capped, now) == hotspots(reference, capped, now)
     assert patterns(stored, capped, now) == patterns(reference, capped, now)
     assert len(hotspots(reference, capped, now)) >= 3
@@ -129,29 +134,37 @@ def test_retention_prunes_old_events_without_changing_recurrence(tmp_path):
     assert stats.hashes["legacy"][0].startswith("2026-11-01")  # still known as first seen long ago
 
 
+def _expected_after_cut(events, extra, full, cut, last_start):
+    """What a reader must see after the log was cut at ``cut`` and ``extra`` appended."""
+    only_newline_missing = cut == len(full) - 1  # a whole record: terminating it recovers it
+    ids = [e.event_id for e in events[:2] + (events[2:] if only_newline_missing else []) + [extra]]
+    torn = cut not in (last_start, len(full) - 1)
+    return ids, (1 if torn else 0), torn
+
+
+def _cut_then_append(store, full, cut):
+    """Cut the log at ``cut``, read it, append one event; returns (ids before, extra, reread)."""
+    store.log.write_bytes(full[:cut])
+    before = [e.event_id for e in store.read_log(0).events]
+    extra = make_event(unit_hash="after")
+    store.log_file.append([extra])
+    assert json.loads(store.log.read_bytes().split(b"\n")[-2])["event_id"] == extra.event_id  # a fresh line
+    return before, extra, store.read_log(0)
+
+
 def test_torn_last_line_at_every_offset(tmp_path):
-    settings = project_settings(tmp_path)
-    store = HistoryStore(settings)
+    store = HistoryStore(project_settings(tmp_path))
     events = [make_event(unit_hash=f"v{i}") for i in range(3)]
     with store.transaction() as tx:
         tx.append(events)
     full = store.log.read_bytes()
     last_start = full.rstrip(b"\n").rfind(b"\n") + 1
     for cut in range(last_start, len(full)):
-        store.log.write_bytes(full[:cut])
-        read = store.read_log(0)
-        assert [e.event_id for e in read.events] == [e.event_id for e in events[:2]]
-        extra = make_event(unit_hash="after")
-        store.log_file.append([extra])
-        lines = store.log.read_bytes().split(b"\n")
-        assert json.loads(lines[-2])["event_id"] == extra.event_id  # started on a fresh line
-        reread = store.read_log(0)
-        only_newline_missing = cut == len(full) - 1  # a whole record: terminating it recovers it
-        expected = events[:2] + (events[2:] if only_newline_missing else []) + [extra]
-        assert [e.event_id for e in reread.events] == [e.event_id for e in expected]
-        torn = cut not in (last_start, len(full) - 1)
-        assert reread.skipped == (1 if torn else 0)  # the torn fragment is counted, and kept
-        assert not torn or full[last_start:cut] + b"\n" in store.log.read_bytes()
+        before, extra, reread = _cut_then_append(store, full, cut)
+        assert before == [e.event_id for e in events[:2]]
+        ids, skipped, torn = _expected_after_cut(events, extra, full, cut, last_start)
+        assert ([e.event_id for e in reread.events], reread.skipped) == (ids, skipped)
+        assert not torn or full[last_start:cut] + b"\n" in store.log.read_bytes()  # the fragment is kept
 
 
 def test_a_writer_killed_mid_append_leaves_every_complete_record(tmp_path):
@@ -227,26 +240,15 @@ def _run_with(settings, events):
     return record_events(events, settings, run)
 
 
-@pytest.mark.parametrize(
-    "code, text",
-    [(errno.ENOSPC, "No space left on device"), (errno.EACCES, "Permission denied"), (errno.EROFS, "Read-only file system")],
-    ids=["disk full", "permission denied", "read-only"],
-)
-def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, monkeypatch, code, text):
-    settings = project_settings(tmp_path)
-    history = [make_event(unit_hash=f"v{i}", when=at(i // 2, i)) for i in range(2)]
-    with HistoryStore(settings).transaction() as tx:
-        tx.append(history)
-    run_events = [make_event(unit_hash="v9", when=at(1, 5))]
-    monkeypatch.setenv("LADDER_NOW", at(1, 6).isoformat())
-    baseline_dir = tmp_path / "baseline"
-    baseline_dir.mkdir()
-    (baseline_dir / ".ladder" / "history").mkdir(parents=True)
-    (baseline_dir / ".ladder" / "history" / "events.jsonl").write_bytes(
-        (tmp_path / ".ladder" / "history" / "events.jsonl").read_bytes())
-    expected = _run_with(project_settings(baseline_dir), run_events)
-    assert expected.failed and not expected.warnings
+def _copy_history(source_root, target_root):
+    """A second project with the same history, to run the same check without faults."""
+    target = target_root / ".ladder" / "history"
+    target.mkdir(parents=True)
+    (target / "events.jsonl").write_bytes((source_root / ".ladder" / "history" / "events.jsonl").read_bytes())
+    return project_settings(target_root)
 
+
+def _failing_log_writes(monkeypatch, code, text):
     real_write = os.write
 
     def failing_write(fd, data):
@@ -255,10 +257,24 @@ def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, m
         return real_write(fd, data)
 
     monkeypatch.setattr(os, "write", failing_write)
+
+
+@pytest.mark.parametrize(
+    "code, text",
+    [(errno.ENOSPC, "No space left on device"), (errno.EACCES, "Permission denied"), (errno.EROFS, "Read-only file system")],
+    ids=["disk full", "permission denied", "read-only"],
+)
+def test_write_failures_are_one_warning_and_do_not_change_the_result(tmp_path, monkeypatch, code, text):
+    settings = project_settings(tmp_path)
+    with HistoryStore(settings).transaction() as tx:
+        tx.append([make_event(unit_hash=f"v{i}", when=at(i // 2, i)) for i in range(2)])
+    run_events = [make_event(unit_hash="v9", when=at(1, 5))]
+    monkeypatch.setenv("LADDER_NOW", at(1, 6).isoformat())
+    expected = _run_with(_copy_history(tmp_path, tmp_path / "baseline"), run_events)
+    assert expected.failed and not expected.warnings
+    _failing_log_writes(monkeypatch, code, text)
     outcome = _run_with(settings, run_events)
-    monkeypatch.setattr(os, "write", real_write)
-    assert outcome.failed == expected.failed
-    assert [f.event.fingerprint for f in outcome.gate.failures] == [f.event.fingerprint for f in expected.gate.failures]
+    assert [f.text for f in outcome.gate.failures] == [f.text for f in expected.gate.failures]
     assert len(outcome.warnings) == 1 and text in outcome.warnings[0]
 
 
@@ -352,22 +368,27 @@ def test_summary_catches_up_incrementally(tmp_path):
     assert json.loads(store.summary_path.read_text())["log"]["offset"] == state.end
 
 
-def test_combine_deduplicates_by_event_id_and_is_order_independent(tmp_path):
+def _runner_logs(tmp_path):
+    """Two CI runners' logs that share two events."""
     runner_a = [make_event("src/a.py::f::abc_max", unit_hash=f"v{i}", when=at(i)) for i in range(3)]
     runner_b = runner_a[1:] + [make_event("src/b.py::g::abc_max", unit_hash=f"w{i}", when=at(i)) for i in range(3)]
-    files = []
-    for name, events in (("a.jsonl", runner_a), ("b.jsonl", runner_b)):
-        path = tmp_path / name
+    files = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for path, events in zip(files, (runner_a, runner_b)):
         path.write_text("".join(e.to_json() + "\n" for e in events))
-        files.append(path)
-    results = []
-    for order in (files, files[::-1]):
-        project = tmp_path / f"p{len(results)}"
-        project.mkdir()
-        settings = project_settings(project)
-        store = HistoryStore(settings)
-        added, duplicates, _ = store.combine(order)
-        assert (added, duplicates) == (6, 2)
-        assert store.combine(order) == (0, 8, 0)
-        results.append([(h.fingerprint, h.occurrences, h.days) for h in hotspots(store.peek(), settings, at(4))])
-    assert results[0] == results[1] and len(results[0]) == 2
+    return files
+
+
+def _combine_into_new_project(root, files):
+    root.mkdir()
+    settings = project_settings(root)
+    store = HistoryStore(settings)
+    counts = (store.combine(files), store.combine(files))
+    return counts, [(h.fingerprint, h.occurrences, h.days) for h in hotspots(store.peek(), settings, at(4))]
+
+
+def test_combine_deduplicates_by_event_id_and_is_order_independent(tmp_path):
+    files = _runner_logs(tmp_path)
+    counts, forward = _combine_into_new_project(tmp_path / "forward", files)
+    assert counts == ((6, 2, 0), (0, 8, 0))  # the shared events once; a second combine adds nothing
+    _, backward = _combine_into_new_project(tmp_path / "backward", files[::-1])
+    assert forward == backward and len(forward) == 2
