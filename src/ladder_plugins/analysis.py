@@ -222,10 +222,10 @@ class Analyzer:
         self.order = {rule.code: i for i, rule in enumerate(self.rules)}
 
     def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
-               test_names: Optional[frozenset[str]] = None) -> FileReport:
-        """Analyse one file (see :func:`analyze_source`)."""
+               test_names: Optional[frozenset[str]] = None, collected: bool = False) -> FileReport:
+        """Analyse one file (see :func:`analyze_source`); ``collected``: the test runner found tests in it."""
         try:
-            parsed = self._parse(source, path, tree, test_names)
+            parsed = self._parse(source, path, tree, (test_names, collected))
         except SourceError as exc:
             return FileReport(path, exc.role, skipped=str(exc))
         except (RecursionError, MemoryError) as exc:
@@ -234,10 +234,11 @@ class Analyzer:
         return self._measure(parsed)
 
     def _parse(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
-               test_names: Optional[frozenset[str]]) -> ParsedSource:
+               tests: tuple[Optional[frozenset[str]], bool]) -> ParsedSource:
+        test_names, collected = tests
         text = decode(source, path) if isinstance(source, bytes) else source
         comments = read_comments(text)
-        role = resolve_role(path, text, comments, self.settings)
+        role = resolve_role(path, text, comments, self.settings, collected=collected)
         if role in self.settings.skip_roles:
             raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
         tree = tree if tree is not None else parse(text, path)

@@ -31,7 +31,9 @@ class GateFailure:
 
     @property
     def code(self) -> str:
-        return GATE.code
+        """LAD900 for a recurring hotspot; the violated rule's own code in strict mode."""
+        rule = lookup(self.event.rule_key)
+        return GATE.code if self.reason == "hotspot" or rule is None else rule.code
 
     @property
     def message(self) -> str:

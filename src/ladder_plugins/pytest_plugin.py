@@ -1,21 +1,236 @@
-"""pytest front end (entry point ``ladder``): a thin adapter over the core analysis.
+"""pytest front end (entry point ``ladder``): ``pytest --ladder``.
 
-Registers nothing but its option group until the pytest integration lands in full;
-without ``--ladder`` it must stay inert.
+A thin adapter over the core. With ``--ladder`` every analysed file becomes one test
+item, ``path::ladder``, that passes or fails by the gate; the terminal summary gets a
+``ladder`` section. Each item's outcome is decided where it runs, from the history as
+it was when the session started plus that file's own events (recurrence is per
+fingerprint, so this does not depend on scheduling). Events are recorded once, by
+the controlling process, at the end of the session; xdist workers hand theirs over
+through ``workeroutput``. Without ``--ladder`` nothing happens at all.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
 
-__all__ = ["pytest_addoption"]
+import pytest
+
+__all__ = ["LadderItem", "pytest_addoption"]
+
+_RUN_ID_KEY = "ladder_run_id"
+_EVENTS_KEY = "ladder_events"
 
 
-def pytest_addoption(parser: Any) -> None:
-    group = parser.getgroup("ladder", "ladder-plugins structural rules")
-    group.addoption(
-        "--ladder",
-        action="store_true",
-        default=False,
-        help="check ladder rules on the configured paths (not yet active in this version)",
-    )
+@dataclass
+class _State:
+    """Everything one pytest process needs for ``--ladder``, kept in ``config.stash``."""
+
+    settings: Any
+    run: Any
+    analyzer: Any
+    history: Any
+    record: bool
+    is_worker: bool
+    collected: dict[str, frozenset[str]] = field(default_factory=dict)
+    events: list[Any] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    outcome: Any = None
+    lost_workers: list[str] = field(default_factory=list)
+
+
+_STATE = pytest.StashKey[_State]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ladder", "ladder-plugins: structural rules with a recurrence gate")
+    group.addoption("--ladder", action="store_true", default=False,
+                    help="check the ladder rules on [tool.ladder] paths: one item per file, gated by recurrence")
+    group.addoption("--ladder-mode", choices=("advisory", "recurrence", "strict"), default=None,
+                    help="gate mode for this session (default: [tool.ladder] mode)")
+    group.addoption("--ladder-no-record", action="store_true", default=False,
+                    help="decide the gate without recording this session's violations")
+
+
+def _state(config: pytest.Config) -> Optional[_State]:
+    return config.stash.get(_STATE, None)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("ladder", False):
+        return
+    config.addinivalue_line("markers", "ladder: a ladder-plugins structural check of one file (pytest --ladder)")
+    from .errors import LadderError
+
+    try:
+        config.stash[_STATE] = _make_state(config)
+    except LadderError as exc:
+        raise pytest.UsageError(f"ladder: {exc}") from None
+
+
+def _make_state(config: pytest.Config) -> _State:
+    from .analysis import Analyzer
+    from .config import load_settings
+    from .runinfo import RunContext
+    from .store import HistoryStore
+
+    settings = load_settings(config.rootpath)
+    mode = config.getoption("ladder_mode")
+    settings = settings.replace(mode=mode) if mode else settings
+    run = RunContext.create("pytest", settings.mode, settings.repo_id)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput and workerinput.get(_RUN_ID_KEY):
+        run = _with_run_id(run, workerinput[_RUN_ID_KEY])
+    history = HistoryStore(settings).peek()  # the history before this session, read once
+    record = not config.getoption("ladder_no_record")
+    return _State(settings, run, Analyzer(settings), history, record, workerinput is not None)
+
+
+def _with_run_id(run: Any, run_id: str) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(run, run_id=run_id)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist controller: give every worker the session's run id."""
+    state = _state(node.config)
+    if state is not None:
+        node.workerinput[_RUN_ID_KEY] = state.run.run_id
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist controller: take over a finished worker's events (a crashed one has none)."""
+    state = _state(node.config)
+    if state is None:
+        return
+    output = getattr(node, "workeroutput", None) or {}
+    if _EVENTS_KEY not in output:
+        state.lost_workers.append(str(getattr(node, "gateway", node)))
+        return
+    from .events import event_from_json
+
+    state.events.extend(event_from_json(json.loads(line)) for line in output[_EVENTS_KEY])
+    state.skipped.extend(tuple(pair) for pair in output.get("ladder_skipped", []))
+
+
+def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozenset[str]]:
+    """Qualified names of the test functions pytest collected, by file (relative POSIX path)."""
+    from .discovery import relative_path
+
+    found: dict[str, set[str]] = {}
+    for item in items:
+        if isinstance(item, pytest.Function):
+            rel, _ = relative_path(item.path, root)
+            parts = item.nodeid.split("::")[1:-1] + [item.originalname]
+            found.setdefault(rel, set()).add(".".join(p for p in parts if p != "()"))
+    return {rel: frozenset(names) for rel, names in found.items()}
+
+
+def _ladder_paths(config: pytest.Config, settings: Any) -> list[str]:
+    from .discovery import default_paths
+
+    if settings.paths:
+        return list(settings.paths)
+    testpaths = [p for p in config.getini("testpaths") if (settings.root / p).exists()]
+    return list(dict.fromkeys(default_paths(settings) + testpaths))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    state = _state(config)
+    if state is None:
+        return
+    from .discovery import discover
+    from .errors import LadderError
+
+    state.collected = _collected_tests(items, state.settings.root)
+    try:
+        files = discover(_ladder_paths(config, state.settings), state.settings, relative_to_root=True)
+    except LadderError as exc:
+        raise pytest.UsageError(f"ladder: {exc}") from None
+    items.extend(LadderItem.from_parent(session, name="ladder", nodeid=f"{f.rel}::ladder", path=f.path, rel=f.rel)
+                 for f in files)
+
+
+class LadderFailure(Exception):
+    """Raised by a ladder item whose file fails the gate; carries the report text."""
+
+
+class LadderItem(pytest.Item):
+    """One analysed file: passes or fails by the gate's decision for its violations."""
+
+    def __init__(self, *, rel: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rel = rel
+        self.add_marker("ladder")
+
+    def runtest(self) -> None:
+        from .events import events_from_violations
+        from .gate import decide
+
+        state = _state(self.config)
+        assert state is not None  # items exist only with --ladder
+        report = state.analyzer.source(self.path.read_bytes(), self.rel, test_names=state.collected.get(self.rel),
+                                       collected=self.rel in state.collected)
+        if report.skipped:
+            state.skipped.append((self.rel, report.skipped))
+            pytest.skip(f"not analysed: {report.skipped}")
+        events = events_from_violations(report.violations, state.run)
+        state.events.extend(events)
+        gate = decide(state.settings.mode, events, state.history, state.settings, state.run.now)
+        if gate.failed:
+            raise LadderFailure(_failure_text(report, gate))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, LadderFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.path, None, f"ladder: {self.rel}"
+
+
+def _failure_text(report: Any, gate: Any) -> str:
+    from .render import clean
+
+    lines = [f"{clean(report.path)}: the ladder gate failed (mode {gate.mode})", "violations:"]
+    lines += [f"  line {v.line}: {v.code} {clean(v.message)}" for v in report.violations if v.severity == "red"]
+    lines.append("gate:")
+    for failure in gate.failures:
+        r = failure.recurrence
+        lines.append(f"  {clean(failure.text)}")
+        lines.append(f"    occurrences {r.occurrences} on {r.distinct_days} distinct days "
+                     f"(first seen {r.first_seen or '-'}, last seen {r.last_seen or '-'})")
+    lines.append("what to do: refactor the unit below the limit, or suppress it on its def line with a reason: "
+                 "# ladder: ignore[rule_key] why")
+    return "\n".join(lines)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    state = _state(session.config)
+    if state is None:
+        return
+    if state.is_worker:
+        session.config.workeroutput[_EVENTS_KEY] = [e.to_json() for e in state.events]  # type: ignore[attr-defined]
+        session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
+        return
+    from .recorder import record_events
+
+    state.outcome = record_events(state.events, state.settings, state.run, record=state.record)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = _state(config)
+    if state is None or state.is_worker or state.outcome is None:
+        return
+    from .reporting import session_summary
+
+    terminalreporter.write_sep("=", "ladder")
+    for line in session_summary(state):
+        terminalreporter.write_line(line)

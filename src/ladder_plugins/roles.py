@@ -55,12 +55,18 @@ def heuristic_role(path: str, head: str) -> Optional[str]:
     return None
 
 
-def resolve_role(path: str, text: str, comments: Mapping[int, str], settings: Settings) -> str:
-    """The role of the file at relative POSIX ``path`` with source ``text``."""
+def resolve_role(
+    path: str, text: str, comments: Mapping[int, str], settings: Settings, *, collected: bool = False
+) -> str:
+    """The role of the file at relative POSIX ``path`` with source ``text``.
+
+    ``collected`` says the test runner collected tests from this file: after the
+    pragma and the configured globs, that makes it a test file.
+    """
     role = pragma_role(comments, path)
     if role:
         return role
     for configured, patterns in settings.role_globs:
         if matches_any(path, compile_globs(patterns)):
             return configured
-    return heuristic_role(path, text[:2000]) or "app"
+    return ("test" if collected else None) or heuristic_role(path, text[:2000]) or "app"

@@ -1,0 +1,57 @@
+"""The ``ladder`` section of a test session's terminal summary.
+
+What a person needs after ``pytest --ladder``: the violations per rule, the recurring
+hotspots and patterns, where the history lives and the run id to find this run in it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .catalogue import lookup
+from .render import clean
+
+__all__ = ["session_summary"]
+
+
+def _per_rule(events: list[Any]) -> list[str]:
+    counts = Counter((e.rule_key, e.severity) for e in events)
+    keys = sorted({key for key, _ in counts}, key=lambda k: (lookup(k).code if lookup(k) else k))
+    lines = []
+    for key in keys:
+        rule = lookup(key)
+        name = f"{rule.code} {key}" if rule else key
+        lines.append(f"  {name}: {counts[(key, 'red')]} red, {counts[(key, 'yellow')]} yellow")
+    return lines or ["  none"]
+
+
+def _hotspot_lines(state: Any) -> list[str]:
+    settings = state.settings
+    hot = [r for r in state.outcome.gate.recurrences if r.is_hotspot(settings)]
+    lines = [f"  {clean(r.path)}::{clean(r.unit or '')} {r.rule_key}: {r.describe()}" for r in hot]
+    return lines or ["  none"]
+
+
+def _pattern_lines(state: Any) -> list[str]:
+    from .recurrence import patterns
+    from .store import HistoryStore
+
+    found = patterns(HistoryStore(state.settings).peek(), state.settings, state.run.now)
+    lines = [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"
+             for p in found[:5]]
+    return lines or ["  none"]
+
+
+def session_summary(state: Any) -> list[str]:
+    """Lines of the terminal summary section (the header is the caller's)."""
+    outcome = state.outcome
+    lines = [f"mode {state.settings.mode}, run {state.run.run_id}, "
+             f"{outcome.recorded} events recorded in {outcome.history_dir}"]
+    lines += ["violations per rule:"] + _per_rule(state.events)
+    lines += ["recurring hotspots of this run:"] + _hotspot_lines(state)
+    lines += ["patterns in the history:"] + _pattern_lines(state)
+    lines += [f"not analysed: {clean(path)}: {clean(reason)}" for path, reason in state.skipped]
+    lines += [f"warning: {clean(w)}" for w in outcome.warnings]
+    lines += [f"warning: xdist worker {w} ended without handing over its ladder events" for w in state.lost_workers]
+    return lines

@@ -1,0 +1,177 @@
+"""pytest front end, tested the pytest way: pytester runs, with and without xdist."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+XDIST = [pytest.param([], id="serial"), pytest.param(["-n", "2"], id="xdist")]
+
+VIOLATING = """\
+def price(order, a, b):
+    total = 0
+    for line in order:
+        if line and a or b:
+            total += {n}
+    return total
+"""
+
+
+def events(pytester):
+    log = pytester.path / ".ladder" / "history" / "events.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def run(pytester, *args):
+    """xdist runs need real worker processes: run those in a subprocess."""
+    if "-n" in args:
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+    return pytester.runpytest("-p", "no:cacheprovider", *args)
+
+
+@pytest.fixture
+def shop(pytester):
+    pytester.copy_example("project")
+    return pytester
+
+
+def test_without_ladder_nothing_happens(shop):
+    result = run(shop)
+    result.assert_outcomes(passed=2)
+    assert "::ladder" not in result.stdout.str() and "= ladder =" not in result.stdout.str()
+    assert not (shop.path / ".ladder").exists()
+
+
+def test_the_plugin_can_be_disabled(shop):
+    result = shop.runpytest("-p", "no:ladder", "--ladder")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unrecognized arguments: --ladder*"])
+
+
+@pytest.mark.parametrize("xdist", XDIST)
+def test_one_item_per_file_and_a_summary(shop, xdist):
+    result = run(shop, "--ladder", "-v", *xdist)
+    result.assert_outcomes(passed=5)
+    items = ["src/shop/__init__.py::ladder", "src/shop/pricing.py::ladder", "tests/test_pricing.py::ladder"]
+    # serial -v prints "path PASSED", xdist prints "[gw0] [ 60%] PASSED path", in any order
+    result.stdout.re_match_lines_random([rf".*({i} PASSED|PASSED {i}).*" for i in items])
+    result.stdout.fnmatch_lines([
+        "*= ladder =*",
+        "mode recurrence, run *, 6 events recorded in *",
+        "violations per rule:",
+        "  LAD102 cognitive_max: 1 red, 0 yellow",
+        "  LAD108 min_assertions: 1 red, 0 yellow",
+        "recurring hotspots of this run:",
+    ])
+    recorded = events(shop)
+    assert len(recorded) == 6 and len({e["run_id"] for e in recorded}) == 1
+    assert {e["tool"] for e in recorded} == {"pytest"}
+
+
+@pytest.mark.parametrize("xdist", XDIST)
+def test_strict_mode_fails_with_a_readable_report(shop, xdist):
+    result = run(shop, "--ladder", "--ladder-mode", "strict", *xdist)
+    result.assert_outcomes(passed=3, failed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([
+        "*src/shop/pricing.py: the ladder gate failed (mode strict)*",
+        "*line 1: LAD102 cognitive complexity of 'price' is 25 (> 15)*",
+        "*what to do: refactor the unit below the limit, or suppress it*",
+    ])
+    result.stdout.fnmatch_lines(["*LAD108 number of assertions of 'test_shipping_is_called' is 0 (< 1)*"])
+
+
+def test_advisory_never_fails(shop):
+    run(shop, "--ladder", "--ladder-mode", "advisory").assert_outcomes(passed=5)
+
+
+def test_k_selects_the_ladder_items_and_junitxml_lists_them(shop):
+    result = run(shop, "--ladder", "-k", "ladder", "--junitxml=report.xml")
+    result.assert_outcomes(passed=3)
+    xml = (shop.path / "report.xml").read_text()
+    assert xml.count('name="ladder"') == 3 and 'classname="src.shop.pricing"' in xml
+
+
+def test_no_record_writes_nothing(shop):
+    run(shop, "--ladder", "--ladder-no-record").assert_outcomes(passed=5)
+    assert events(shop) == []
+
+
+def test_min_assertions_follows_what_pytest_collects(pytester):
+    pytester.makepyprojecttoml(
+        '[tool.ladder]\npaths = ["checks"]\n'
+        '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\npython_functions = ["check_*"]\n'
+    )
+    pytester.mkdir("checks")
+    (pytester.path / "checks" / "check_things.py").write_text(
+        "def check_asserts():\n    assert 1\n\n"
+        "def check_nothing():\n    print('busy')\n\n"
+        "def test_not_collected_here():\n    pass\n"
+    )
+    result = run(pytester, "--ladder", "--ladder-mode", "strict", "checks")
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*LAD108 number of assertions of 'check_nothing' is 0 (< 1)*"])
+    assert "test_not_collected_here" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("xdist", XDIST)
+def test_the_third_edited_version_over_two_days_fails_the_session(pytester, monkeypatch, xdist):
+    pytester.makepyprojecttoml('[tool.ladder]\npaths = ["shop.py"]\n[tool.ladder.thresholds]\ncognitive_max = 2\n')
+    shop = pytester.path / "shop.py"
+    outcomes = []
+    for n, when in enumerate(["2026-11-01T09:00:00Z", "2026-11-01T16:00:00Z", "2026-11-02T09:00:00Z"]):
+        shop.write_text(VIOLATING.format(n=n))
+        monkeypatch.setenv("LADDER_NOW", when)
+        outcomes.append(run(pytester, "--ladder", *xdist))
+    assert [o.ret for o in outcomes] == [0, 0, pytest.ExitCode.TESTS_FAILED]
+    outcomes[2].stdout.fnmatch_lines([
+        "*LAD900 recurring hotspot: cognitive complexity of 'price' is 5 (> 2), survived 2 edits over 2 days*",
+        "*occurrences 3 on 2 distinct days*",
+        "recurring hotspots of this run:",
+        "  shop.py::price cognitive_max: survived 2 edits over 2 days",
+    ])
+    monkeypatch.setenv("LADDER_NOW", "2026-11-02T10:00:00Z")
+    assert run(pytester, "--ladder", "--ladder-mode", "advisory", *xdist).ret == 0
+    gate_fails = [e for e in events(pytester) if e["severity"] == "gate-fail"]
+    assert [e["rule_key"] for e in gate_fails] == ["cognitive_max"]
+
+
+def test_rerunning_unchanged_code_never_fails(pytester, monkeypatch):
+    pytester.makepyprojecttoml('[tool.ladder]\npaths = ["shop.py"]\n[tool.ladder.thresholds]\ncognitive_max = 2\n')
+    (pytester.path / "shop.py").write_text(VIOLATING.format(n=1))
+    for day in range(1, 6):
+        monkeypatch.setenv("LADDER_NOW", f"2026-11-0{day}T09:00:00Z")
+        run(pytester, "--ladder").assert_outcomes(passed=1)
+
+
+def test_ladder_run_id_joins_other_steps(shop, monkeypatch):
+    monkeypatch.setenv("LADDER_RUN_ID", "ci-job-9")
+    run(shop, "--ladder", "-n", "2").assert_outcomes(passed=5)
+    assert {e["run_id"] for e in events(shop)} == {"ci-job-9"}
+
+
+def test_a_crashed_worker_does_not_break_the_controller(shop):
+    (shop.path / "tests" / "test_crash.py").write_text("import os\n\ndef test_crash():\n    os._exit(3)\n")
+    result = run(shop, "--ladder", "-n", "2")
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+    result.stdout.fnmatch_lines(["*= ladder =*", "violations per rule:"])
+    assert "test_crash" in result.stdout.str()
+
+
+def test_bad_configuration_is_a_usage_error(pytester):
+    pytester.makepyprojecttoml('[tool.ladder]\nmdoe = "strict"\n')
+    result = pytester.runpytest("--ladder")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ladder: " in result.stderr.str()
+    assert "pyproject.toml: [tool.ladder] mdoe: unknown key; did you mean 'mode'?" in result.stderr.str()
+
+
+def test_unanalysable_files_are_skipped_with_the_reason(pytester):
+    pytester.makepyprojecttoml('[tool.ladder]\npaths = ["pkg"]\n')
+    pytester.mkdir("pkg")
+    (pytester.path / "pkg" / "deep.py").write_text("x = " + "+".join(["1"] * 5000) + "\n")
+    (pytester.path / "pkg" / "fine.py").write_text("def f():\n    return 1\n")
+    result = run(pytester, "--ladder", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*not analysed: pkg/deep.py: too deeply nested*"])
