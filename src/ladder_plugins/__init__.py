@@ -1,35 +1,56 @@
 """ladder-plugins: structural code-quality rules for flake8 and pytest that remember.
 
-The public API is what ``__all__`` lists; front ends and plugins build on it.
+The public API is what ``__all__`` lists. Names are imported on first use (PEP 562),
+so that loading the pytest and flake8 entry points, which import this package, costs
+nothing for runs that never use the analysis.
 """
 
 from __future__ import annotations
 
-from .analysis import AnalysisResult, FileReport, UnitReport, Violation, analyze_paths, analyze_source
-from .catalogue import RULES, Rule, lookup
-from .config import Settings, find_root, load_settings
-from .errors import ConfigError, LadderError, SourceError
-from .hookspecs import hookimpl, hookspec
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "__version__",
-    "AnalysisResult",
-    "ConfigError",
-    "FileReport",
-    "LadderError",
-    "RULES",
-    "Rule",
-    "Settings",
-    "SourceError",
-    "UnitReport",
-    "Violation",
-    "analyze_paths",
-    "analyze_source",
-    "find_root",
-    "hookimpl",
-    "hookspec",
-    "load_settings",
-    "lookup",
-]
+_EXPORTS = {
+    "AnalysisResult": "analysis",
+    "Analyzer": "analysis",
+    "FileReport": "analysis",
+    "UnitReport": "analysis",
+    "Violation": "analysis",
+    "analyze_paths": "analysis",
+    "analyze_source": "analysis",
+    "RULES": "catalogue",
+    "Rule": "catalogue",
+    "lookup": "catalogue",
+    "Settings": "config",
+    "find_root": "config",
+    "load_settings": "config",
+    "ConfigError": "errors",
+    "LadderError": "errors",
+    "SourceError": "errors",
+    "hookimpl": "hookspecs",
+    "hookspec": "hookspecs",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from .analysis import AnalysisResult, Analyzer, FileReport, UnitReport, Violation, analyze_paths, analyze_source
+    from .catalogue import RULES, Rule, lookup
+    from .config import Settings, find_root, load_settings
+    from .errors import ConfigError, LadderError, SourceError
+    from .hookspecs import hookimpl, hookspec
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ladder_plugins' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
