@@ -62,3 +62,8 @@ def test_file_rule_suppressed_in_module_header(tmp_path):
 def test_a_following_comment_is_not_a_reason(settings):
     report = analyze_source(f"def f({SIX}):  # ladder: ignore[params_max]  # type: ignore\n    pass\n", "m.py", settings)
     assert [v.code for v in report.violations] == ["LAD001", "LAD105"]
+
+
+def test_an_issue_number_is_part_of_the_reason(settings):
+    report = analyze_source(f"def f({SIX}):  # ladder: ignore[params_max] tracked in #123\n    pass\n", "m.py", settings)
+    assert not report.violations and [v.code for v in report.suppressed] == ["LAD105"]

@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Iterable, Mapping, Optional, Sequence, Union
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import pluggy
 
@@ -156,6 +156,12 @@ def _header_lines(tree: ast.Module) -> int:
     return (body[0].lineno - 1) if body else 10**9
 
 
+def _signature_lines(unit: Unit) -> range:
+    """The ``def`` line through the line before the body: where a unit's suppression may sit."""
+    first_body = unit.node.body[0].lineno
+    return range(unit.line, max(first_body, unit.line + 1))
+
+
 class _Judge:
     """Turns metric values into violations for one file."""
 
@@ -184,8 +190,8 @@ class _Judge:
             fingerprint=fingerprint(path, key, rule.key), unit_hash=self._hash(unit.node if unit else self.source.tree),
         )
 
-    def _is_suppressed(self, violation: Violation) -> bool:
-        lines = (violation.line,) if violation.unit_key else self.file_lines
+    def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:
+        lines = _signature_lines(unit) if unit is not None else self.file_lines
         return any(s.covers(violation.code) for line in lines for s in self.by_line.get(line, ()))
 
     def judge(self, rule: Rule, unit: Optional[Unit], metrics: MetricValues) -> None:
@@ -199,7 +205,7 @@ class _Judge:
         if sev is None or value is None:
             return
         violation = self.violation(rule, unit, value, limit, sev)
-        (self.suppressed if self._is_suppressed(violation) else self.found).append(violation)
+        (self.suppressed if self._is_suppressed(violation, unit) else self.found).append(violation)
 
     def report_bad_suppressions(self, units: Sequence[Unit]) -> None:
         by_def_line = {u.line: u for u in units}
@@ -271,10 +277,19 @@ class Analyzer:
             return FileReport(file.rel, "app", skipped=f"{file.rel}: cannot be read: {exc.strerror or exc}")
         return self.source(data, file.rel)
 
-    def paths(self, paths: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None) -> AnalysisResult:
-        """Discover and analyse the Python files under ``paths`` (relative to ``cwd``)."""
+    def paths(self, paths: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
+              progress: Optional[Callable[[int, int], None]] = None) -> AnalysisResult:
+        """Discover and analyse the Python files under ``paths`` (relative to ``cwd``).
+
+        ``progress(done, total)`` is called after each file, for long runs in a terminal.
+        """
         files = discover([str(p) for p in paths], self.settings, cwd=cwd)
-        return AnalysisResult(tuple(self.file(f) for f in files))
+        reports = []
+        for done, file in enumerate(files, 1):
+            reports.append(self.file(file))
+            if progress is not None:
+                progress(done, len(files))
+        return AnalysisResult(tuple(reports))
 
 
 def analyze_source(

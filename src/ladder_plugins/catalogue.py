@@ -93,7 +93,7 @@ def _number(value: Optional[float]) -> str:
 _CC = "https://radon.readthedocs.io/en/latest/intro.html#cyclomatic-complexity"
 _SONAR = "https://www.sonarsource.com/resources/cognitive-complexity/"
 _ABC = "https://docs.rubocop.org/rubocop/cops_metrics.html#metricsabcsize"
-_DOC = "docs/metrics.md"
+_DOC = "ladder_plugins/metrics.md"
 
 _BUILTIN = (
     Rule(

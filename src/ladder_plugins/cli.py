@@ -1,7 +1,7 @@
 """The ``ladder`` command (also ``python -m ladder_plugins``): a thin front end.
 
-Exit status: 0 passed, 1 failed (red violations; the recurrence gate once history
-lands), 2 usage or configuration error. Errors are one line on stderr.
+Exit status: 0 passed, 1 the gate failed (or, for ``doctor``/``suppress``, something
+needs the user), 2 usage or configuration error: one line on stderr, no traceback.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .errors import LadderError
 
@@ -24,108 +24,279 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"ladder: error: {message} (see 'ladder --help')\n")
 
 
-_METRICS_EXAMPLES = """examples:
-  ladder metrics src/                 every unit's numbers, as text
-  ladder metrics --format json src/   the documented JSON contract
-"""
-_CHECK_EXAMPLES = """examples:
-  ladder check                        the [tool.ladder] paths (default: src/ and tests/)
-  ladder check src/pkg/parser.py      one file
-  ladder check --mode strict          fail on every red violation
-  ladder check --no-record            decide the gate without recording this run
-exit status: 0 passed, 1 gate failed, 2 usage or configuration error
-"""
-_HISTORY_EXAMPLES = """examples:
-  ladder history stats                       size, events, oldest/newest, unreadable lines
-  ladder history prune                       apply retention and the size cap now
-  ladder history rebuild                     rebuild summaries.json from the log
-  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)
-"""
+_EXAMPLES = {
+    "demo": "  ladder demo                         the whole loop on a bundled example, in a temporary copy\n"
+            "  ladder demo --keep                  keep the copy to look around afterwards",
+    "metrics": "  ladder metrics src/                 every unit's numbers, as text\n"
+               "  ladder metrics --format json src/   the documented JSON contract",
+    "check": "  ladder check                        the [tool.ladder] paths (default: src/ and tests/)\n"
+             "  ladder check src/pkg/parser.py      one file\n"
+             "  ladder check --mode strict          fail on every red violation\n"
+             "  ladder check --format sarif --output ladder.sarif   for GitHub code scanning\n"
+             "  ladder check --no-record            decide the gate without recording this run\n"
+             "exit status: 0 passed, 1 gate failed, 2 usage or configuration error",
+    "summary": "  ladder summary                      hotspots, patterns, worst areas and roles, per-day trend\n"
+               "  ladder summary --format markdown    for a CI job summary",
+    "brief": "  ladder brief                        the known weak spots, for an agent's prompt (4 KB at most)\n"
+             "  ladder brief --max-bytes 1500 --top 3",
+    "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
+                 "  ladder recommend --format json",
+    "report": "  ladder report --html ladder.html    one self-contained page: trend chart and tables",
+    "explain": "  ladder explain LAD102               what it measures, how it counts, limits per role\n"
+               "  ladder explain cognitive_max\n  ladder explain --list",
+    "doctor": "  ladder doctor                       configuration, plugins, entry points, history health\n"
+              "  ladder doctor --json\nexit status: 0 nothing to fix, 1 something to fix",
+    "history": "  ladder history stats                       size, events, oldest/newest, unreadable lines\n"
+               "  ladder history prune                       apply retention and the size cap now\n"
+               "  ladder history rebuild                     rebuild summaries.json from the log\n"
+               "  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)",
+    "suppress": "  ladder suppress src --reason 'legacy, tracked in #123'          every current red violation\n"
+                "  ladder suppress src/x.py --rule cognitive_max --reason why --dry-run   show the diff only\n"
+                "exit status: 0 done, 1 a recurring hotspot was refused (use --force), 2 usage error",
+}
 
 
-def _command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
-    return sub.add_parser(name, help=help_text, epilog=examples, formatter_class=argparse.RawDescriptionHelpFormatter)
+def _command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=help_text, epilog="examples:\n" + _EXAMPLES[name],
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def _add_paths(parser: argparse.ArgumentParser) -> None:
+def _paths(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
 
 
-def _add_metrics(sub: Any) -> None:
-    metrics = _command(sub, "metrics", "show every unit's metrics", _METRICS_EXAMPLES)
-    _add_paths(metrics)
-    metrics.add_argument("--format", choices=("text", "json"), default="text")
+def _formats(parser: argparse.ArgumentParser, *choices: str) -> None:
+    parser.add_argument("--format", choices=choices, default=choices[0])
+    parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def _add_check(sub: Any) -> None:
-    check = _command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
-    _add_paths(check)
+def _add_reading(sub: Any) -> None:
+    _command(sub, "demo", "run the whole loop on a bundled example").add_argument(
+        "--keep", action="store_true", help="keep the temporary copy")
+    metrics = _command(sub, "metrics", "show every unit's metrics")
+    _paths(metrics)
+    _formats(metrics, "text", "json")
+    _formats(_command(sub, "summary", "hotspots, patterns, areas, roles, trend"), "text", "json", "markdown")
+    brief = _command(sub, "brief", "the known-weak-spots brief for agent prompts")
+    brief.add_argument("--max-bytes", type=int, default=4096, help="size limit in bytes (default 4096)")
+    brief.add_argument("--top", type=int, default=5, choices=range(1, 11), metavar="N",
+                       help="at most N entries (default 5)")
+    brief.add_argument("--output", metavar="FILE")
+    _formats(_command(sub, "recommend", "threshold and constraint suggestions from the history"), "text", "json")
+    _command(sub, "report", "a self-contained HTML report").add_argument(
+        "--html", metavar="FILE", required=True, help="where to write the page")
+    explain = _command(sub, "explain", "explain a rule: what, how it counts, limits")
+    explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
+    explain.add_argument("--list", action="store_true", help="list every rule")
+    _command(sub, "doctor", "check the set-up and the history").add_argument("--json", action="store_true")
+
+
+def _add_writing(sub: Any) -> None:
+    check = _command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)")
+    _paths(check)
+    _formats(check, "text", "json", "markdown", "sarif")
     check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
-
-
-def _add_history(sub: Any) -> None:
-    history = _command(sub, "history", "maintain the history", _HISTORY_EXAMPLES)
+    history = _command(sub, "history", "maintain the history")
     actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser, required=True)
     actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
     actions.add_parser("prune", help="apply retention and the size cap now")
     actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
-    combine = actions.add_parser("combine", help="merge other events.jsonl files into this project's log")
-    combine.add_argument("files", nargs="+", metavar="FILE")
+    actions.add_parser("combine", help="merge other events.jsonl files into this project's log").add_argument(
+        "files", nargs="+", metavar="FILE")
+    suppress = _command(sub, "suppress", "write '# ladder: ignore[rule] reason' on current violations")
+    _paths(suppress)
+    suppress.add_argument("--reason", required=True, help="why: written into each comment")
+    suppress.add_argument("--rule", help="only this rule (key or code)")
+    suppress.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    suppress.add_argument("--force", action="store_true", help="suppress recurring hotspots too")
 
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = _Parser(
-        prog="ladder",
-        description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
-        "interface, test quality) with a recurrence gate.",
-    )
+    parser = _Parser(prog="ladder", description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
+                     "interface, test quality) with a recurrence gate.", epilog="start with: ladder demo")
     parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_metrics, _add_check, _add_history):
-        add(sub)
+    _add_reading(sub)
+    _add_writing(sub)
     return parser
 
 
-def _analyse(args: argparse.Namespace):
-    from .analysis import analyze_paths
-    from .config import load_settings
-    from .discovery import default_paths
-
-    settings = load_settings(Path.cwd())
-    if getattr(args, "mode", None):
-        settings = settings.replace(mode=args.mode)
-    if args.paths:
-        result = analyze_paths(args.paths, settings)
-    else:
-        result = analyze_paths([settings.root / p for p in default_paths(settings)], settings)
-    return settings, result
-
-
-def _cmd_metrics(args: argparse.Namespace) -> int:
-    from .render import metrics_json, metrics_text
-
-    _, result = _analyse(args)
-    print(metrics_json(result) if args.format == "json" else metrics_text(result))
-    return EXIT_OK
+# -- helpers ------------------------------------------------------------------
 
 
 def _warn(message: str) -> None:
     print(f"ladder: warning: {message}", file=sys.stderr)
 
 
+def _emit(text: str, output: Optional[str]) -> None:
+    if not output:
+        print(text.rstrip("\n"))
+        return
+    try:
+        Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise LadderError(f"{output}: cannot be written: {exc.strerror or exc}") from None
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from .config import load_settings
+
+    settings = load_settings(Path.cwd())
+    mode = getattr(args, "mode", None)
+    return settings.replace(mode=mode) if mode else settings
+
+
+def _progress() -> Optional[Callable[[int, int], None]]:
+    """Progress on stderr for long runs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total >= 20:
+            end = "\n" if done == total else ""
+            print(f"\rladder: analysed {done}/{total} files", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def _analyse(args: argparse.Namespace, settings: Any) -> Any:
+    from .analysis import Analyzer
+    from .discovery import default_paths
+
+    paths = args.paths or [settings.root / p for p in default_paths(settings)]
+    return Analyzer(settings).paths(paths, progress=_progress())
+
+
+def _view(settings: Any) -> Any:
+    from .history_view import load_view
+
+    return load_view(settings, warn=_warn)
+
+
+# -- commands -----------------------------------------------------------------
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(keep=args.keep)
+
+
+def _cmd_metrics(args: argparse.Namespace) -> int:
+    from .render import metrics_json, metrics_text
+
+    result = _analyse(args, _settings(args))
+    _emit(metrics_json(result) if args.format == "json" else metrics_text(result), args.output)
+    return EXIT_OK
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from .recorder import record_run
-    from .render import check_text
     from .runinfo import RunContext
 
-    settings, result = _analyse(args)
+    settings = _settings(args)
+    result = _analyse(args, settings)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
     outcome = record_run(result.violations, settings, run, record=not args.no_record, warn=_warn)
-    print(check_text(result, outcome, settings))
+    _emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
+
+
+def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) -> str:
+    from . import __version__
+    from .check_report import check_json, check_markdown
+    from .plugins import known_rules
+    from .render import check_text
+    from .sarif import check_sarif
+
+    if fmt == "sarif":
+        return check_sarif(result, outcome, known_rules(), __version__)
+    renderers = {"text": check_text, "json": lambda *a: check_json(*a, run), "markdown": lambda *a: check_markdown(*a, run)}
+    return renderers[fmt](result, outcome, settings)
+
+
+def _cmd_summary(args: argparse.Namespace) -> int:
+    from .summary_report import summary_json, summary_markdown, summary_text
+
+    render = {"text": summary_text, "json": summary_json, "markdown": summary_markdown}[args.format]
+    _emit(render(_view(_settings(args))), args.output)
+    return EXIT_OK
+
+
+def _cmd_brief(args: argparse.Namespace) -> int:
+    from .brief import make_brief
+
+    if args.max_bytes < 64:
+        raise LadderError(f"--max-bytes {args.max_bytes}: expected at least 64")
+    _emit(make_brief(_view(_settings(args)), max_bytes=args.max_bytes, top=args.top), args.output)
+    return EXIT_OK
+
+
+def _cmd_recommend(args: argparse.Namespace) -> int:
+    from .recommend import recommend, recommend_json, recommend_text
+    from .store import HistoryStore
+
+    settings = _settings(args)
+    suggestions = recommend(HistoryStore(settings, warn=_warn).peek(), _view(settings), settings)
+    _emit(recommend_json(suggestions) if args.format == "json" else recommend_text(suggestions), args.output)
+    return EXIT_OK
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from .html_report import html_report
+
+    settings = _settings(args)
+    _emit(html_report(_view(settings), settings.repo_id), args.html)
+    print(f"wrote {args.html}")
+    return EXIT_OK
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from .explain import explain, rule_list
+    from .plugins import known_rules
+
+    if args.list or not args.rule:
+        print(rule_list(known_rules()))
+        return EXIT_OK
+    try:
+        settings = _settings(args)
+    except LadderError:
+        settings = None  # explaining a rule must work even where the configuration is broken
+    print(explain(args.rule, known_rules(), settings))
+    return EXIT_OK
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import diagnose, doctor_json, doctor_text
+
+    diag = diagnose(Path.cwd())
+    print(doctor_json(diag) if args.json else doctor_text(diag))
+    return EXIT_FAILED if diag.problems else EXIT_OK
+
+
+def _cmd_suppress(args: argparse.Namespace) -> int:
+    from .history_view import load_view
+    from .suppress import apply_suppressions, check_reason, plan_suppressions
+
+    reason = check_reason(args.reason)
+    settings = _settings(args)
+    rule = _rule(args.rule) if args.rule else None
+    hot = {h.fingerprint for h in load_view(settings, warn=_warn).hotspots}
+    plan = plan_suppressions(_analyse(args, settings), hot, rule, args.force)
+    for refusal in plan.refused:
+        print(f"ladder: refused: {refusal}", file=sys.stderr)
+    sys.stdout.write("".join(apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)))
+    return EXIT_FAILED if plan.refused else EXIT_OK
+
+
+def _rule(name: str) -> Any:
+    from .explain import _find
+    from .plugins import known_rules
+
+    return _find(name, known_rules())
 
 
 def _history_stats(store: Any, args: argparse.Namespace) -> None:
@@ -183,7 +354,11 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"metrics": _cmd_metrics, "check": _cmd_check, "history": _cmd_history}
+_COMMANDS = {
+    "demo": _cmd_demo, "metrics": _cmd_metrics, "check": _cmd_check, "summary": _cmd_summary,
+    "brief": _cmd_brief, "recommend": _cmd_recommend, "report": _cmd_report, "explain": _cmd_explain,
+    "doctor": _cmd_doctor, "suppress": _cmd_suppress, "history": _cmd_history,
+}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

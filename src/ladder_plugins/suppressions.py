@@ -16,8 +16,9 @@ from typing import Mapping, Optional
 __all__ = ["Suppression", "parse_suppressions"]
 
 _NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-# The reason runs to the end of the comment or to the next "#" (another comment).
-_IGNORE = re.compile(r"ladder:\s*ignore\[(?P<rules>[^\]]*)\](?P<reason>[^#]*)", re.IGNORECASE)
+# The reason runs to the end of the comment or to the next comment: a "#" with
+# whitespace on both sides ("  # type: ignore"); "#123" stays part of the reason.
+_IGNORE = re.compile(r"ladder:\s*ignore\[(?P<rules>[^\]]*)\](?P<reason>.*?)(?=\s#\s|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

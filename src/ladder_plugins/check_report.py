@@ -1,0 +1,80 @@
+"""``ladder check --format json|markdown``: the run's violations and gate decision.
+
+The JSON shape is a versioned contract (``"schema": "ladder-check", "version": 1``):
+keys are only added within a version. Markdown is for pull-request comments and CI
+job summaries; every value from source code is escaped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .analysis import AnalysisResult, Violation
+from .render import clean, count
+
+__all__ = ["check_json", "check_markdown", "md_escape"]
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    return {
+        "code": v.code, "rule": v.rule.key, "severity": v.severity, "line": v.line, "unit": v.unit,
+        "actual": v.actual, "limit": v.limit, "message": v.message, "fingerprint": v.fingerprint,
+    }
+
+
+def _failure_json(failure: Any) -> dict[str, Any]:
+    e, r = failure.event, failure.recurrence
+    return {
+        "code": failure.code, "reason": failure.reason, "path": e.path, "line": e.line, "unit": e.unit_name,
+        "rule": e.rule_key, "actual": e.actual, "limit": e.limit, "occurrences": r.occurrences,
+        "distinct_days": r.distinct_days, "first_seen": r.first_seen, "last_seen": r.last_seen,
+        "fingerprint": e.fingerprint, "message": failure.message,
+    }
+
+
+def check_json(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:
+    files = [{"path": f.path, "role": f.role, "violations": [_violation_json(v) for v in f.violations]}
+             for f in result.analysed if f.violations]
+    summary = {
+        "files": len(result.analysed), "skipped": len(result.skipped), "red": count(result.violations, "red"),
+        "yellow": count(result.violations, "yellow"), "gate_failures": len(outcome.gate.failures),
+    }
+    payload = {
+        "schema": "ladder-check", "version": 1, "mode": settings.mode, "run_id": run.run_id,
+        "passed": not outcome.failed, "summary": summary, "files": files,
+        "gate": {"failed": outcome.failed, "failures": [_failure_json(f) for f in outcome.gate.failures]},
+        "skipped": [{"path": f.path, "reason": f.skipped} for f in result.skipped],
+        "warnings": list(outcome.warnings),
+    }
+    return json.dumps(payload, indent=2)
+
+
+def md_escape(text: Any) -> str:
+    """Safe inside a Markdown table cell or paragraph: no markup, no line breaks."""
+    escaped = clean(str(text)).replace("\n", " ").replace("\r", " ")
+    for char in "\\`*_{}[]<>()#+!|~":
+        escaped = escaped.replace(char, "\\" + char)
+    return escaped
+
+
+def _table(rows: list[list[Any]], head: list[str]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return lines + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
+
+
+def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:
+    red, yellow = count(result.violations, "red"), count(result.violations, "yellow")
+    verdict = "**FAILED**" if outcome.failed else "**passed**"
+    lines = ["## ladder check", "",
+             f"{verdict}: {red} red, {yellow} yellow in {len(result.analysed)} files (mode {settings.mode})", ""]
+    if outcome.gate.failures:
+        lines += ["### Gate failures", ""]
+        lines += _table([[f.event.path, f.event.line, f.code, f.message] for f in outcome.gate.failures],
+                        ["file", "line", "code", "why"]) + [""]
+    rows = [[v.path, v.line, v.code, v.severity, v.message] for f in result.analysed for v in f.violations]
+    if rows:
+        lines += ["### Violations", ""] + _table(rows, ["file", "line", "code", "severity", "message"]) + [""]
+    if result.skipped:
+        lines += ["### Not analysed", ""] + _table([[f.path, f.skipped] for f in result.skipped], ["file", "reason"])
+    return "\n".join(lines).rstrip() + "\n"

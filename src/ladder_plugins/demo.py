@@ -1,0 +1,83 @@
+"""``ladder demo``: the whole loop on a bundled example project, in a temporary copy.
+
+Day 1 the complex ``price`` function is checked (first sighting: noted, not
+failed); it is edited without being fixed and checked again; on day 2 a third
+version still violates and the gate fails on that recurring hotspot, while the
+equally complex but untouched ``legacy_report`` never does. Then the summary and the
+agent brief. The clock is simulated with ``LADDER_NOW`` for these runs only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["run_demo", "check_project"]
+
+_STEPS = (
+    ("day 1, 09:00: first check of the shop", "2026-11-02T09:00:00Z", None),
+    ("day 1, 15:00: price() is edited (a new discount rate), still too complex",
+     "2026-11-02T15:00:00Z", ("amount *= 0.9\n", "amount *= 0.88\n")),
+    ("day 2, 10:00: price() is edited again, still too complex",
+     "2026-11-03T10:00:00Z", ("amount -= coupon.amount\n", "amount -= min(coupon.amount, amount)\n")),
+)
+
+
+def check_project(root: Path, now: str) -> tuple[int, str, object]:
+    """``ladder check`` on ``root`` at time ``now``: (exit status, text, outcome)."""
+    from .analysis import Analyzer
+    from .config import load_settings
+    from .discovery import default_paths
+    from .recorder import record_run
+    from .render import check_text
+    from .runinfo import RunContext
+
+    settings = load_settings(root)
+    result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)
+    run = RunContext.create("cli", settings.mode, settings.repo_id, environ={**os.environ, "LADDER_NOW": now})
+    outcome = record_run(result.violations, settings, run)
+    return (1 if outcome.failed else 0), check_text(result, outcome, settings), outcome
+
+
+def _copy_project(target: Path) -> Path:
+    source = resources.files("ladder_plugins").joinpath("demo_project")
+    with resources.as_file(source) as folder:
+        shutil.copytree(folder, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
+    """Run the story; 0 when the gate behaved as designed."""
+    from .brief import make_brief
+    from .config import load_settings
+    from .history_view import build_view
+    from .runinfo import parse_timestamp
+    from .store import HistoryStore
+    from .summary_report import summary_text
+
+    root = _copy_project(Path(tempfile.mkdtemp(prefix="ladder-demo-")) / "shop")
+    echo(f"ladder demo: a copy of the example project in {root}\n")
+    statuses = []
+    outcome = None
+    for title, now, edit in _STEPS:
+        if edit:
+            pricing = root / "src" / "shop" / "pricing.py"
+            pricing.write_text(pricing.read_text().replace(*edit))
+        status, text, outcome = check_project(root, now)
+        statuses.append(status)
+        echo(f"== {title}\n$ ladder check   (exit status {status})\n{text}\n")
+    failing = {f.event.unit_name for f in outcome.gate.failures}  # type: ignore[attr-defined]
+    settings = load_settings(root)
+    view = build_view(HistoryStore(settings).peek(), settings, parse_timestamp(_STEPS[-1][1]))
+    echo("== the history\n$ ladder summary\n" + summary_text(view) + "\n")
+    echo("== what an agent is told\n$ ladder brief\n" + make_brief(view))
+    as_designed = statuses == [0, 0, 1] and failing == {"price"}
+    echo("the gate failed on the recurring hotspot price() and left the untouched legacy_report() alone"
+         if as_designed else "the demo did not behave as designed: please report this")
+    if not keep:
+        shutil.rmtree(root.parent, ignore_errors=True)
+    return 0 if as_designed else 1

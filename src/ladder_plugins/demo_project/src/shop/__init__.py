@@ -1,0 +1,1 @@
+"""The ladder demo's example shop."""

@@ -1,0 +1,72 @@
+"""``ladder check --format sarif``: SARIF 2.1.0 for GitHub code scanning.
+
+Rule metadata carries help text and a help URI, rule ids are the stable LAD codes,
+locations are URIs relative to the project root (``%SRCROOT%``), and each result
+carries our fingerprint under the versioned key ``ladderFingerprint/v1`` in
+``partialFingerprints`` so code scanning tracks a violation across line moves.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+from urllib.parse import quote
+
+from .analysis import AnalysisResult, Violation
+from .catalogue import GATE, Rule
+
+__all__ = ["check_sarif", "FINGERPRINT_KEY"]
+
+FINGERPRINT_KEY = "ladderFingerprint/v1"
+_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVEL = {"red": "error", "yellow": "note"}
+_HOME = "https://pypi.org/project/ladder-plugins/"
+
+
+def _rule_json(rule: Rule) -> dict[str, Any]:
+    help_text = f"{rule.summary} Definition: {rule.reference}"
+    return {
+        "id": rule.code,
+        "name": "".join(part.capitalize() for part in rule.key.split("_")),
+        "shortDescription": {"text": rule.what},
+        "fullDescription": {"text": rule.summary},
+        "help": {"text": help_text, "markdown": f"**{rule.code} `{rule.key}`**: {rule.summary}"},
+        "helpUri": rule.reference if rule.reference.startswith("http") else _HOME,
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tags": [rule.family], "ladder_key": rule.key},
+    }
+
+
+def _location(path: str, line: int) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": {"uri": quote(path), "uriBaseId": "%SRCROOT%"},
+                                 "region": {"startLine": max(line, 1)}}}
+
+
+def _result(rule_index: dict[str, int], code: str, level: str, text: str, path: str, line: int,
+            fingerprint: str) -> dict[str, Any]:
+    return {
+        "ruleId": code, "ruleIndex": rule_index[code], "level": level, "message": {"text": text},
+        "locations": [_location(path, line)], "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+    }
+
+
+def _results(result: AnalysisResult, outcome: Any, index: dict[str, int]) -> list[dict[str, Any]]:
+    found = [_result(index, v.code, _LEVEL.get(v.severity, "warning"), v.text, v.path, v.line, v.fingerprint)
+             for v in result.violations]
+    for failure in outcome.gate.failures:
+        e = failure.event
+        found.append(_result(index, failure.code, "error", failure.text, e.path, e.line,
+                             f"{e.fingerprint}::gate"))
+    return found
+
+
+def check_sarif(result: AnalysisResult, outcome: Any, rules: Sequence[Rule], version: str) -> str:
+    listed = [r for r in rules if r.code != GATE.code] + [GATE]
+    index = {rule.code: i for i, rule in enumerate(listed)}
+    run = {
+        "tool": {"driver": {"name": "ladder-plugins", "version": version, "informationUri": _HOME,
+                            "rules": [_rule_json(r) for r in listed]}},
+        "results": _results(result, outcome, index),
+        "columnKind": "utf16CodeUnits",
+    }
+    return json.dumps({"$schema": _SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2)
