@@ -36,11 +36,13 @@ _EXPORTS = {
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .analysis import AnalysisResult, Analyzer, FileReport, UnitReport, Violation, analyze_paths, analyze_source
-    from .catalogue import RULES, Rule, lookup
-    from .config import Settings, find_root, load_settings
-    from .errors import ConfigError, LadderError, SourceError
-    from .hookspecs import hookimpl, hookspec
+    from .analysis import (  # noqa: F401
+        AnalysisResult, Analyzer, FileReport, UnitReport, Violation, analyze_paths, analyze_source,
+    )
+    from .catalogue import RULES, Rule, lookup  # noqa: F401
+    from .config import Settings, find_root, load_settings  # noqa: F401
+    from .errors import ConfigError, LadderError, SourceError  # noqa: F401
+    from .hookspecs import hookimpl, hookspec  # noqa: F401
 
 
 def __getattr__(name: str) -> Any:

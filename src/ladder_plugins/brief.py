@@ -59,15 +59,18 @@ def _pattern_line(pattern) -> str:
 def make_brief(view: HistoryView, *, max_bytes: int = DEFAULT_MAX_BYTES, top: int = 5) -> str:
     """At most ``top`` entries, hotspots first, cut to whole lines within ``max_bytes``."""
     entries = [_hotspot_line(r) for r in view.hotspots] + [_pattern_line(p) for p in view.patterns]
-    if not entries:
-        entries = ["- No recurring hotspots or patterns are recorded.\n"]
-    text = _HEAD
-    budget = max_bytes - len(_TAIL.encode())
-    for entry in entries[:top]:
-        if len((text + entry).encode()) > budget:
-            break
-        text += entry
-    text += _TAIL
+    text = _HEAD + _fit(entries[:top] or ["- No recurring hotspots or patterns are recorded.\n"],
+                        max_bytes - len(_HEAD.encode()) - len(_TAIL.encode())) + _TAIL
     if len(text.encode()) > max_bytes:  # a limit smaller than the frame itself: cut bytes, keep it valid UTF-8
         text = text.encode()[:max_bytes].decode("utf-8", "ignore")
     return text
+
+
+def _fit(entries: list[str], budget: int) -> str:
+    """As many whole entries as fit in ``budget`` bytes."""
+    kept = ""
+    for entry in entries:
+        if len((kept + entry).encode()) > budget:
+            break
+        kept += entry
+    return kept

@@ -53,7 +53,7 @@ def check_json(result: AnalysisResult, outcome: Any, settings: Any, run: Any) ->
 def md_escape(text: Any) -> str:
     """Safe inside a Markdown table cell or paragraph: no markup, no line breaks."""
     escaped = clean(str(text)).replace("\n", " ").replace("\r", " ")
-    for char in "\\`*_{}[]<>()#+!|~":
+    for char in "\\`*_[]<>|~":  # what can open markup or a cell inside a table cell
         escaped = escaped.replace(char, "\\" + char)
     return escaped
 
@@ -63,18 +63,18 @@ def _table(rows: list[list[Any]], head: list[str]) -> list[str]:
     return lines + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows]
 
 
+def _section(title: str, rows: list[list[Any]], head: list[str]) -> list[str]:
+    return [f"### {title}", ""] + _table(rows, head) + [""] if rows else []
+
+
 def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:
     red, yellow = count(result.violations, "red"), count(result.violations, "yellow")
     verdict = "**FAILED**" if outcome.failed else "**passed**"
-    lines = ["## ladder check", "",
-             f"{verdict}: {red} red, {yellow} yellow in {len(result.analysed)} files (mode {settings.mode})", ""]
-    if outcome.gate.failures:
-        lines += ["### Gate failures", ""]
-        lines += _table([[f.event.path, f.event.line, f.code, f.message] for f in outcome.gate.failures],
-                        ["file", "line", "code", "why"]) + [""]
-    rows = [[v.path, v.line, v.code, v.severity, v.message] for f in result.analysed for v in f.violations]
-    if rows:
-        lines += ["### Violations", ""] + _table(rows, ["file", "line", "code", "severity", "message"]) + [""]
-    if result.skipped:
-        lines += ["### Not analysed", ""] + _table([[f.path, f.skipped] for f in result.skipped], ["file", "reason"])
+    head = f"{verdict}: {red} red, {yellow} yellow in {len(result.analysed)} files (mode {settings.mode})"
+    gate = [[f.event.path, f.event.line, f.code, f.message] for f in outcome.gate.failures]
+    found = [[v.path, v.line, v.code, v.severity, v.message] for v in result.violations]
+    lines = (["## ladder check", "", head, ""]
+             + _section("Gate failures", gate, ["file", "line", "code", "why"])
+             + _section("Violations", found, ["file", "line", "code", "severity", "message"])
+             + _section("Not analysed", [[f.path, f.skipped] for f in result.skipped], ["file", "reason"]))
     return "\n".join(lines).rstrip() + "\n"

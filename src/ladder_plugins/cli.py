@@ -70,12 +70,15 @@ def _formats(parser: argparse.ArgumentParser, *choices: str) -> None:
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
 
 
-def _add_reading(sub: Any) -> None:
+def _add_demo_and_metrics(sub: Any) -> None:
     _command(sub, "demo", "run the whole loop on a bundled example").add_argument(
         "--keep", action="store_true", help="keep the temporary copy")
     metrics = _command(sub, "metrics", "show every unit's metrics")
     _paths(metrics)
     _formats(metrics, "text", "json")
+
+
+def _add_history_readers(sub: Any) -> None:
     _formats(_command(sub, "summary", "hotspots, patterns, areas, roles, trend"), "text", "json", "markdown")
     brief = _command(sub, "brief", "the known-weak-spots brief for agent prompts")
     brief.add_argument("--max-bytes", type=int, default=4096, help="size limit in bytes (default 4096)")
@@ -85,18 +88,24 @@ def _add_reading(sub: Any) -> None:
     _formats(_command(sub, "recommend", "threshold and constraint suggestions from the history"), "text", "json")
     _command(sub, "report", "a self-contained HTML report").add_argument(
         "--html", metavar="FILE", required=True, help="where to write the page")
+
+
+def _add_helpers(sub: Any) -> None:
     explain = _command(sub, "explain", "explain a rule: what, how it counts, limits")
     explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
     explain.add_argument("--list", action="store_true", help="list every rule")
     _command(sub, "doctor", "check the set-up and the history").add_argument("--json", action="store_true")
 
 
-def _add_writing(sub: Any) -> None:
+def _add_check(sub: Any) -> None:
     check = _command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)")
     _paths(check)
     _formats(check, "text", "json", "markdown", "sarif")
     check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
+
+
+def _add_history(sub: Any) -> None:
     history = _command(sub, "history", "maintain the history")
     actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser, required=True)
     actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
@@ -104,6 +113,9 @@ def _add_writing(sub: Any) -> None:
     actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
     actions.add_parser("combine", help="merge other events.jsonl files into this project's log").add_argument(
         "files", nargs="+", metavar="FILE")
+
+
+def _add_suppress(sub: Any) -> None:
     suppress = _command(sub, "suppress", "write '# ladder: ignore[rule] reason' on current violations")
     _paths(suppress)
     suppress.add_argument("--reason", required=True, help="why: written into each comment")
@@ -119,8 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "interface, test quality) with a recurrence gate.", epilog="start with: ladder demo")
     parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    _add_reading(sub)
-    _add_writing(sub)
+    for add in (_add_demo_and_metrics, _add_check, _add_history_readers, _add_helpers, _add_history, _add_suppress):
+        add(sub)
     return parser
 
 
@@ -214,8 +226,9 @@ def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) 
 
     if fmt == "sarif":
         return check_sarif(result, outcome, known_rules(), __version__)
-    renderers = {"text": check_text, "json": lambda *a: check_json(*a, run), "markdown": lambda *a: check_markdown(*a, run)}
-    return renderers[fmt](result, outcome, settings)
+    if fmt == "text":
+        return check_text(result, outcome, settings)
+    return (check_json if fmt == "json" else check_markdown)(result, outcome, settings, run)
 
 
 def _cmd_summary(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 __all__ = ["run_demo", "check_project"]
 
@@ -50,19 +50,9 @@ def _copy_project(target: Path) -> Path:
     return target
 
 
-def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
-    """Run the story; 0 when the gate behaved as designed."""
-    from .brief import make_brief
-    from .config import load_settings
-    from .history_view import build_view
-    from .runinfo import parse_timestamp
-    from .store import HistoryStore
-    from .summary_report import summary_text
-
-    root = _copy_project(Path(tempfile.mkdtemp(prefix="ladder-demo-")) / "shop")
-    echo(f"ladder demo: a copy of the example project in {root}\n")
-    statuses = []
-    outcome = None
+def _story(root: Path, echo: Callable[[str], None]) -> tuple[list[int], Any]:
+    """The three checks, with the edits between them; (exit statuses, last outcome)."""
+    statuses, outcome = [], None
     for title, now, edit in _STEPS:
         if edit:
             pricing = root / "src" / "shop" / "pricing.py"
@@ -70,14 +60,34 @@ def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
         status, text, outcome = check_project(root, now)
         statuses.append(status)
         echo(f"== {title}\n$ ladder check   (exit status {status})\n{text}\n")
-    failing = {f.event.unit_name for f in outcome.gate.failures}  # type: ignore[attr-defined]
+    return statuses, outcome
+
+
+def _epilogue(root: Path, echo: Callable[[str], None]) -> None:
+    from .brief import make_brief
+    from .config import load_settings
+    from .history_view import build_view
+    from .runinfo import parse_timestamp
+    from .store import HistoryStore
+    from .summary_report import summary_text
+
     settings = load_settings(root)
     view = build_view(HistoryStore(settings).peek(), settings, parse_timestamp(_STEPS[-1][1]))
     echo("== the history\n$ ladder summary\n" + summary_text(view) + "\n")
     echo("== what an agent is told\n$ ladder brief\n" + make_brief(view))
-    as_designed = statuses == [0, 0, 1] and failing == {"price"}
+
+
+def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
+    """Run the story; 0 when the gate behaved as designed."""
+    root = _copy_project(Path(tempfile.mkdtemp(prefix="ladder-demo-")) / "shop")
+    echo(f"ladder demo: a copy of the example project in {root}\n")
+    try:
+        statuses, outcome = _story(root, echo)
+        _epilogue(root, echo)
+    finally:
+        if not keep:
+            shutil.rmtree(root.parent, ignore_errors=True)
+    as_designed = statuses == [0, 0, 1] and {f.event.unit_name for f in outcome.gate.failures} == {"price"}
     echo("the gate failed on the recurring hotspot price() and left the untouched legacy_report() alone"
          if as_designed else "the demo did not behave as designed: please report this")
-    if not keep:
-        shutil.rmtree(root.parent, ignore_errors=True)
     return 0 if as_designed else 1

@@ -106,20 +106,20 @@ def doctor_json(diag: Diagnosis) -> str:
     return json.dumps({"schema": "ladder-doctor", "version": 1, **asdict(diag), "ok": not diag.problems}, indent=2)
 
 
+def _history_line(h: dict[str, Any]) -> list[str]:
+    if not h:
+        return []
+    return [f"history: {h.get('path')}, {h.get('size', 0)} bytes, {h.get('events', 0)} events, "
+            f"oldest {h.get('oldest') or '-'}, newest {h.get('newest') or '-'}, "
+            f"{h.get('skipped_lines', 0)} unreadable lines, schema {h.get('schema_version', '-')}"]
+
+
 def doctor_text(diag: Diagnosis) -> str:
     cfg = diag.config
-    lines = [f"configuration: {'valid' if cfg.get('valid') else 'INVALID'}"
-             + (f", read from {cfg['file']}" if cfg.get("file") else "")]
-    lines.append(f"plugins: {', '.join(diag.plugins) or '-'}")
+    source = f", read from {cfg['file']}" if cfg.get("file") else ""
+    lines = [f"configuration: {'valid' if cfg.get('valid') else 'INVALID'}{source}",
+             f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
-    h = diag.history
-    if h:
-        lines.append(f"history: {h.get('path')}, {h.get('size', 0)} bytes, {h.get('events', 0)} events, "
-                     f"oldest {h.get('oldest') or '-'}, newest {h.get('newest') or '-'}, "
-                     f"{h.get('skipped_lines', 0)} unreadable lines, schema {h.get('schema_version', '-')}")
-    lines.append("")
-    if not diag.problems:
-        lines.append("nothing to fix")
-    for p in diag.problems:
-        lines += [f"problem: {p['problem']}", f"  fix: {p['fix']}"]
-    return "\n".join(lines)
+    lines += _history_line(diag.history) + [""]
+    problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
+    return "\n".join(lines + (problems or ["nothing to fix"]))

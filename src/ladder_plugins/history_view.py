@@ -57,11 +57,7 @@ def build_view(aggregate: Aggregate, settings: Settings, now: datetime) -> Histo
     from .runinfo import format_timestamp
 
     recs = recurrences(aggregate, settings, now)
-    areas: Counter[str] = Counter()
-    roles: Counter[str] = Counter()
-    for rec in recs:
-        areas[area_of(rec.path)] += rec.occurrences
-        roles[rec.role] += rec.occurrences
+    areas, roles = _totals(recs)
     return HistoryView(
         now=format_timestamp(now), count_mode=settings.recurrence.count, events=aggregate.events,
         oldest=aggregate.oldest, newest=aggregate.newest, hotspots=tuple(hotspots(aggregate, settings, now)),
@@ -69,6 +65,16 @@ def build_view(aggregate: Aggregate, settings: Settings, now: datetime) -> Histo
         areas=tuple(areas.most_common()), roles=tuple(roles.most_common()),
         trend=tuple(trend(aggregate, settings, now)),
     )
+
+
+def _totals(recs: list[Recurrence]) -> tuple[Counter[str], Counter[str]]:
+    """Occurrences per area and per role."""
+    areas: Counter[str] = Counter()
+    roles: Counter[str] = Counter()
+    for rec in recs:
+        areas[area_of(rec.path)] += rec.occurrences
+        roles[rec.role] += rec.occurrences
+    return areas, roles
 
 
 def load_view(settings: Settings, warn=None) -> HistoryView:

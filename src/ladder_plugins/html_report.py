@@ -58,13 +58,17 @@ def _chart(trend: Sequence[tuple[str, dict[str, int]]]) -> str:
         f'points="{_polyline([c.get(name, 0) for _, c in trend], width, height, top)}"/>'
         for name, color in _SERIES
     )
-    axis = (f'<line x1="40" y1="{20 + height}" x2="{40 + width}" y2="{20 + height}" stroke="#98a2b3"/>'
-            f'<text x="4" y="26" font-size="11">{top}</text><text x="4" y="{20 + height}" font-size="11">0</text>'
-            f'<text x="40" y="{40 + height}" font-size="11">{_e(trend[0][0])}</text>'
-            f'<text x="{width - 40}" y="{40 + height}" font-size="11">{_e(trend[-1][0])}</text>')
+    axis = _axis(width, height, top, trend[0][0], trend[-1][0])
     legend = "".join(f'<span><i class="sw" style="background:{c}"></i>{n}</span>' for n, c in _SERIES)
     return (f'<svg role="img" aria-label="events per day" viewBox="0 0 {width + 60} {height + 50}" '
             f'xmlns="http://www.w3.org/2000/svg">{axis}{lines}</svg><div class="legend">{legend}</div>')
+
+
+def _axis(width: int, height: int, top: int, first: str, last: str) -> str:
+    return (f'<line x1="40" y1="{20 + height}" x2="{40 + width}" y2="{20 + height}" stroke="#98a2b3"/>'
+            f'<text x="4" y="26" font-size="11">{top}</text><text x="4" y="{20 + height}" font-size="11">0</text>'
+            f'<text x="40" y="{40 + height}" font-size="11">{_e(first)}</text>'
+            f'<text x="{width - 40}" y="{40 + height}" font-size="11">{_e(last)}</text>')
 
 
 def html_report(view: HistoryView, project: str) -> str:

@@ -47,9 +47,7 @@ def _tighten(aggregate: Aggregate, settings: Settings) -> list[Suggestion]:
         return []
     seen = {stats.rule_key for stats in aggregate.fingerprints.values()}
     found = []
-    for key, limit in sorted(settings.thresholds.get("app", {}).items()):
-        if key in seen or limit is None or key == "min_assertions" or key.startswith("exported_"):
-            continue
+    for key, limit in _tightenable(settings, seen):
         lower = max(1, int(limit * 0.8))
         found.append(Suggestion(
             "tighten", key, f"{key} has been clean for {span} days of recorded history; consider tightening it",
@@ -57,6 +55,13 @@ def _tighten(aggregate: Aggregate, settings: Settings) -> list[Suggestion]:
             f"[tool.ladder.thresholds]\n{key} = {lower}",
         ))
     return found
+
+
+def _tightenable(settings: Settings, seen: set[str]) -> list[tuple[str, float]]:
+    """App limits of maximum rules that never appeared in the history."""
+    limits = settings.thresholds.get("app", {})
+    return [(key, limit) for key, limit in sorted(limits.items())
+            if limit is not None and key not in seen and key != "min_assertions" and not key.startswith("exported_")]
 
 
 def _area_suggestions(view: HistoryView) -> list[Suggestion]:

@@ -7,6 +7,7 @@ The JSON of ``ladder metrics`` is a documented contract (README, "ladder metrics
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from .analysis import AnalysisResult, FileReport, Violation
@@ -20,11 +21,14 @@ _CONTROL.update({0x7F: None})
 _BIDI = {c: None for c in (0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069)}
 
 
+_ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
+
+
 def clean(text: Optional[str]) -> str:
-    """Strip control and bidi characters so a hostile file name cannot rewrite a terminal."""
+    """Strip ANSI sequences, control and bidi characters: a hostile name cannot rewrite a terminal."""
     if text is None:
         return ""
-    return text.translate(_CONTROL).translate(_BIDI)
+    return _ANSI.sub("", text).translate(_CONTROL).translate(_BIDI)
 
 
 def _number(value: Any) -> Any:

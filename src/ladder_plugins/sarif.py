@@ -9,10 +9,10 @@ carries our fingerprint under the versioned key ``ladderFingerprint/v1`` in
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 from urllib.parse import quote
 
-from .analysis import AnalysisResult, Violation
+from .analysis import AnalysisResult
 from .catalogue import GATE, Rule
 
 __all__ = ["check_sarif", "FINGERPRINT_KEY"]
@@ -42,22 +42,31 @@ def _location(path: str, line: int) -> dict[str, Any]:
                                  "region": {"startLine": max(line, 1)}}}
 
 
-def _result(rule_index: dict[str, int], code: str, level: str, text: str, path: str, line: int,
-            fingerprint: str) -> dict[str, Any]:
+class _Finding(NamedTuple):
+    code: str
+    level: str
+    text: str
+    path: str
+    line: int
+    fingerprint: str
+
+
+def _result(rule_index: dict[str, int], f: _Finding) -> dict[str, Any]:
     return {
-        "ruleId": code, "ruleIndex": rule_index[code], "level": level, "message": {"text": text},
-        "locations": [_location(path, line)], "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+        "ruleId": f.code, "ruleIndex": rule_index[f.code], "level": f.level, "message": {"text": f.text},
+        "locations": [_location(f.path, f.line)], "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
     }
 
 
-def _results(result: AnalysisResult, outcome: Any, index: dict[str, int]) -> list[dict[str, Any]]:
-    found = [_result(index, v.code, _LEVEL.get(v.severity, "warning"), v.text, v.path, v.line, v.fingerprint)
+def _findings(result: AnalysisResult, outcome: Any) -> list[_Finding]:
+    found = [_Finding(v.code, _LEVEL.get(v.severity, "warning"), v.text, v.path, v.line, v.fingerprint)
              for v in result.violations]
-    for failure in outcome.gate.failures:
-        e = failure.event
-        found.append(_result(index, failure.code, "error", failure.text, e.path, e.line,
-                             f"{e.fingerprint}::gate"))
-    return found
+    return found + [_Finding(f.code, "error", f.text, f.event.path, f.event.line, f"{f.event.fingerprint}::gate")
+                    for f in outcome.gate.failures]
+
+
+def _results(result: AnalysisResult, outcome: Any, index: dict[str, int]) -> list[dict[str, Any]]:
+    return [_result(index, finding) for finding in _findings(result, outcome)]
 
 
 def check_sarif(result: AnalysisResult, outcome: Any, rules: Sequence[Rule], version: str) -> str:

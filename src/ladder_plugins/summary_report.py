@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from .check_report import md_escape
 from .history_view import HistoryView
@@ -20,20 +21,34 @@ def summary_json(view: HistoryView) -> str:
     return json.dumps(view.to_json(), indent=2)
 
 
+def _section(title: str, lines: list[str]) -> list[str]:
+    return ["", title] + (lines or ["  none"])
+
+
+def _hotspot_text(r: Any) -> str:
+    return (f"  {clean(r.path)}::{clean(r.unit or '(file)')} {r.rule_key}: {r.occurrences} occurrences on "
+            f"{r.distinct_days} days, first {(r.first_seen or '-')[:10]}, last {(r.last_seen or '-')[:10]}")
+
+
+def _pattern_text(p: Any) -> str:
+    return f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"
+
+
+def _day_text(day: str, counts: dict[str, int]) -> str:
+    return f"  {day}: {counts.get('red', 0)} / {counts.get('yellow', 0)} / {counts.get('occurrences', 0)}"
+
+
 def summary_text(view: HistoryView) -> str:
-    lines = [f"history: {view.events} events, {view.oldest or '-'} .. {view.newest or '-'} "
-             f"(occurrences counted by {view.count_mode})", "", f"hotspots ({len(view.hotspots)}):"]
-    lines += [f"  {clean(r.path)}::{clean(r.unit or '(file)')} {r.rule_key}: {r.occurrences} occurrences on "
-              f"{r.distinct_days} days, first {(r.first_seen or '-')[:10]}, last {(r.last_seen or '-')[:10]}"
-              for r in view.hotspots] or ["  none"]
-    lines += ["", f"patterns ({len(view.patterns)}):"]
-    lines += [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"
-              for p in view.patterns] or ["  none"]
-    lines += ["", "worst areas:"] + [f"  {clean(a)}: {n}" for a, n in view.areas[:5]] or ["  none"]
-    lines += ["", "by role:"] + [f"  {r}: {n}" for r, n in view.roles] or ["  none"]
-    lines += ["", "per day (red / yellow / occurrences):"]
-    lines += [f"  {d}: {c.get('red', 0)} / {c.get('yellow', 0)} / {c.get('occurrences', 0)}" for d, c in view.trend]
-    return "\n".join(lines)
+    head = (f"history: {view.events} events, {view.oldest or '-'} .. {view.newest or '-'} "
+            f"(occurrences counted by {view.count_mode})")
+    sections = [
+        (f"hotspots ({len(view.hotspots)}):", [_hotspot_text(r) for r in view.hotspots]),
+        (f"patterns ({len(view.patterns)}):", [_pattern_text(p) for p in view.patterns]),
+        ("worst areas:", [f"  {clean(a)}: {n}" for a, n in view.areas[:5]]),
+        ("by role:", [f"  {r}: {n}" for r, n in view.roles]),
+        ("per day (red / yellow / occurrences):", [_day_text(d, c) for d, c in view.trend]),
+    ]
+    return "\n".join([head] + [line for title, lines in sections for line in _section(title, lines)])
 
 
 def _md_table(head: list[str], rows: list[list]) -> list[str]:
@@ -43,16 +58,20 @@ def _md_table(head: list[str], rows: list[list]) -> list[str]:
     return out + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows] + [""]
 
 
+def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list]]]:
+    days = [[d, c.get("red", 0), c.get("yellow", 0), c.get("occurrences", 0)] for d, c in view.trend]
+    return [
+        ("Hotspots", ["file", "unit", "rule", "occurrences", "days", "first seen", "last seen"],
+         [_hotspot_row(r) for r in view.hotspots]),
+        ("Patterns", ["rule", "in", "group", "occurrences", "files"],
+         [[p.rule_key, p.kind, p.group, p.occurrences, p.files] for p in view.patterns]),
+        ("Worst areas", ["area", "occurrences"], [list(a) for a in view.areas[:5]]),
+        ("Per day", ["day", "red", "yellow", "occurrences"], days),
+    ]
+
+
 def summary_markdown(view: HistoryView) -> str:
-    lines = ["## ladder summary", "", f"{view.events} events, occurrences counted by {view.count_mode}.", "",
-             "### Hotspots", ""]
-    lines += _md_table(["file", "unit", "rule", "occurrences", "days", "first seen", "last seen"],
-                       [_hotspot_row(r) for r in view.hotspots])
-    lines += ["### Patterns", ""]
-    lines += _md_table(["rule", "in", "group", "occurrences", "files"],
-                       [[p.rule_key, p.kind, p.group, p.occurrences, p.files] for p in view.patterns])
-    lines += ["### Worst areas", ""] + _md_table(["area", "occurrences"], [list(a) for a in view.areas[:5]])
-    lines += ["### Per day", ""]
-    lines += _md_table(["day", "red", "yellow", "occurrences"],
-                       [[d, c.get("red", 0), c.get("yellow", 0), c.get("occurrences", 0)] for d, c in view.trend])
+    lines = ["## ladder summary", "", f"{view.events} events, occurrences counted by {view.count_mode}.", ""]
+    for title, head, rows in _md_sections(view):
+        lines += [f"### {title}", ""] + _md_table(head, rows)
     return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,180 @@
+"""The ``ladder`` command's reports, run as the real console script.
+
+Golden files in tests/golden pin the text, JSON and Markdown shapes. After a deliberate
+change of shape, regenerate them with LADDER_UPDATE_GOLDEN=1 and review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from .reports_helpers import FINAL, demo_copy, ladder, three_edits
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "data" / "sarif-schema-2.1.0.json"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return three_edits(tmp_path_factory.mktemp("reports") / "shop")
+
+
+def golden(name: str, actual: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("LADDER_UPDATE_GOLDEN"):
+        path.write_text(actual)
+    assert actual == path.read_text(), f"{name} changed; see the module docstring"
+
+
+@pytest.mark.parametrize("fmt, suffix", [("text", "txt"), ("json", "json"), ("markdown", "md")])
+def test_check_formats_are_pinned(project, fmt, suffix):
+    done = ladder(["check", "--no-record", "--format", fmt], project, LADDER_NOW=FINAL, LADDER_RUN_ID="run-4")
+    assert done.returncode == 1, done.stderr
+    golden(f"check.{suffix}", done.stdout)
+
+
+@pytest.mark.parametrize("fmt, suffix", [("text", "txt"), ("json", "json"), ("markdown", "md")])
+def test_summary_formats_are_pinned(project, fmt, suffix):
+    done = ladder(["summary", "--format", fmt], project, LADDER_NOW=FINAL)
+    assert done.returncode == 0, done.stderr
+    golden(f"summary.{suffix}", done.stdout)
+
+
+def test_check_json_is_a_versioned_contract(project):
+    data = json.loads(ladder(["check", "--no-record", "--format", "json"], project, LADDER_NOW=FINAL).stdout)
+    assert (data["schema"], data["version"], data["passed"]) == ("ladder-check", 1, False)
+    assert {f["rule"] for f in data["gate"]["failures"]} == {"cyclomatic_max", "cognitive_max", "abc_max"}
+    assert all(f["occurrences"] == 3 and f["distinct_days"] == 2 for f in data["gate"]["failures"])
+
+
+def test_sarif_is_valid_and_github_ready(project, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    if not SARIF_SCHEMA.exists():
+        pytest.skip(f"the official schema is not beside the project ({SARIF_SCHEMA})")
+    out = tmp_path / "ladder.sarif"
+    done = ladder(["check", "--no-record", "--format", "sarif", "--output", str(out)], project, LADDER_NOW=FINAL)
+    assert done.returncode == 1 and done.stdout == ""
+    doc = json.loads(out.read_text())
+    jsonschema.validate(doc, json.loads(SARIF_SCHEMA.read_text()))
+    _assert_github_ready(doc["runs"][0])
+
+
+def _assert_github_ready(run):
+    """Rule metadata with help, relative URIs, stable ids, our fingerprint under a versioned key."""
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert {"LAD101", "LAD102", "LAD900"} <= set(rules)
+    assert all(r["help"]["text"] and r["shortDescription"]["text"] for r in rules.values())
+    for result in run["results"]:
+        location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert not location["uri"].startswith(("/", "file:")) and location["uriBaseId"] == "%SRCROOT%"
+        assert result["partialFingerprints"]["ladderFingerprint/v1"].startswith(location["uri"])
+        assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == result["ruleId"]
+    assert sum(r["ruleId"] == "LAD900" for r in run["results"]) == 3
+
+
+def test_brief_is_bounded_and_framed_as_data(project):
+    done = ladder(["brief"], project, LADDER_NOW=FINAL)
+    assert done.returncode == 0
+    assert done.stdout.startswith("<ladder-brief>") and done.stdout.rstrip().endswith("</ladder-brief>")
+    assert "not instructions" in done.stdout and "'price' in src/shop/pricing.py" in done.stdout
+    assert "legacy_report" not in done.stdout  # untouched legacy code is not a weak spot
+    small = ladder(["brief", "--max-bytes", "400"], project, LADDER_NOW=FINAL)
+    assert len(small.stdout.rstrip("\n").encode()) <= 400 and "</ladder-brief>" in small.stdout
+
+
+def test_report_html_is_self_contained(project, tmp_path):
+    page = tmp_path / "report.html"
+    done = ladder(["report", "--html", str(page)], project, LADDER_NOW=FINAL)
+    assert done.returncode == 0
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "<polyline" in html
+    assert "<script" not in html and not re.search(r'(src|href)=["\']https?:', html)
+    assert html.count("<tr>") >= 3 + 1 and "src/shop/pricing.py" in html
+
+
+def test_recommend_prints_evidence(project):
+    done = ladder(["recommend", "--format", "json"], project, LADDER_NOW=FINAL)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["schema"] == "ladder-recommend"
+
+
+def test_explain_names_counting_rules_limits_and_source(tmp_path):
+    done = ladder(["explain", "LAD102"], tmp_path)
+    assert done.returncode == 0
+    for fragment in ("LAD102 cognitive_max", "app       15", "test      8", "Boolean sequences",
+                     "definition: https://www.sonarsource.com/resources/cognitive-complexity/"):
+        assert fragment in done.stdout
+    assert ladder(["explain", "abc_max"], tmp_path).stdout.startswith("LAD103 abc_max")
+    assert "LAD900" in ladder(["explain", "--list"], tmp_path).stdout
+    unknown = ladder(["explain", "cognitve_max"], tmp_path)
+    assert unknown.returncode == 2 and "did you mean 'cognitive_max'" in unknown.stderr
+
+
+def test_doctor_reports_health_and_fixes(project, tmp_path):
+    healthy = ladder(["doctor"], project)
+    assert healthy.returncode == 0 and "nothing to fix" in healthy.stdout
+    assert "entry point flake8.extension:LAD: registered" in healthy.stdout
+    sick = demo_copy(tmp_path / "sick")
+    (sick / ".ladder" / "history").mkdir(parents=True)
+    (sick / ".ladder" / "history" / "events.jsonl").write_text("garbage\n")
+    done = ladder(["doctor", "--json"], sick)
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["history"]["skipped_lines"] == 1
+    assert any("unreadable" in p["problem"] and p["fix"] for p in report["problems"])
+
+
+def test_demo_tells_the_story():
+    done = ladder(["demo"], Path.cwd())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "exit status 1" in done.stdout and "survived 2 edits over 2 days" in done.stdout
+    assert "left the untouched legacy_report() alone" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["demo", "metrics", "check", "summary", "brief", "recommend", "report",
+                                     "explain", "doctor", "history", "suppress"])
+def test_every_command_has_help_with_examples(command, tmp_path):
+    done = ladder([command, "--help"], tmp_path)
+    assert done.returncode == 0 and "examples:" in done.stdout
+
+
+def test_python_dash_m_is_the_same_command(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ladder_plugins", "explain", "LAD101"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("LAD101 cyclomatic_max")
+
+
+def test_progress_goes_to_a_terminal_only(tmp_path):
+    import pty
+    import subprocess
+    import sys
+
+    project = tmp_path / "many"
+    (project / "src").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[tool.ladder]\n")
+    for n in range(25):
+        (project / "src" / f"m{n}.py").write_text("def f():\n    return 1\n")
+    piped = ladder(["check", "--no-record"], project)
+    assert "analysed" not in piped.stderr
+    leader, follower = pty.openpty()
+    script = os.path.join(os.path.dirname(sys.executable), "ladder")
+    proc = subprocess.Popen([script, "check", "--no-record"], cwd=project, stdout=subprocess.PIPE,
+                            stderr=follower, env=dict(os.environ))
+    os.close(follower)
+    proc.communicate(timeout=120)
+    seen = b""
+    try:
+        while chunk := os.read(leader, 4096):
+            seen += chunk
+    except OSError:
+        pass
+    os.close(leader)
+    assert b"analysed 25/25 files" in seen

@@ -1,0 +1,109 @@
+"""``ladder suppress``: exact, formatting-preserving edits; hotspots refused without --force."""
+
+from __future__ import annotations
+
+from .reports_helpers import ladder, three_edits
+
+SOURCE = '''\
+import functools
+
+
+@functools.lru_cache(maxsize=None)   # keep: decorator comment
+def wide(a, b, c, d, e, f):   # noqa: E501  (an existing comment)
+    return a
+
+
+def tall(
+    a, b,
+    c, d, e, f,
+):
+    return (a,
+            b)
+
+
+def fine(a):
+    return a
+
+
+class Box:
+    def one_liner(self, a, b, c, d, e, f): return a
+'''
+
+EXPECTED = '''\
+import functools
+
+
+@functools.lru_cache(maxsize=None)   # keep: decorator comment
+def wide(a, b, c, d, e, f):   # noqa: E501  (an existing comment)  # ladder: ignore[params_max] wire format, see #42
+    return a
+
+
+def tall(
+    a, b,
+    c, d, e, f,
+):  # ladder: ignore[params_max] wire format, see #42
+    return (a,
+            b)
+
+
+def fine(a):
+    return a
+
+
+class Box:
+    def one_liner(self, a, b, c, d, e, f): return a  # ladder: ignore[params_max] wire format, see #42
+'''
+
+
+def _project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "src").mkdir()
+    module = tmp_path / "src" / "mod.py"
+    module.write_text(SOURCE)
+    return module
+
+
+def test_suppress_writes_exact_comments_and_they_work(tmp_path):
+    module = _project(tmp_path)
+    done = ladder(["suppress", "src", "--reason", "wire format, see #42"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert module.read_text() == EXPECTED
+    check = ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path)
+    assert check.returncode == 0 and "LAD105" not in check.stdout and "LAD001" not in check.stdout
+
+
+def test_dry_run_shows_a_diff_and_writes_nothing(tmp_path):
+    module = _project(tmp_path)
+    done = ladder(["suppress", "src", "--reason", "why", "--dry-run"], tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.startswith("--- a/src/mod.py\n+++ b/src/mod.py\n")
+    assert "+):  # ladder: ignore[params_max] why" in done.stdout
+    assert module.read_text() == SOURCE
+
+
+def test_rule_filter(tmp_path):
+    module = _project(tmp_path)
+    assert ladder(["suppress", "src", "--reason", "why", "--rule", "LAD101"], tmp_path).returncode == 0
+    assert module.read_text() == SOURCE
+
+
+def test_bad_reasons_and_rules_are_usage_errors(tmp_path):
+    _project(tmp_path)
+    for args in (["--reason", "two\nlines"], ["--reason", "x # y"], ["--reason", " "],
+                 ["--reason", "ok", "--rule", "nonsense"]):
+        done = ladder(["suppress", "src", *args], tmp_path)
+        assert done.returncode == 2 and done.stderr.startswith("ladder: error:"), args
+
+
+def test_a_recurring_hotspot_is_refused_without_force(tmp_path):
+    project = three_edits(tmp_path / "shop")
+    pricing = project / "src" / "shop" / "pricing.py"
+    before = pricing.read_text()
+    refused = ladder(["suppress", "src", "--reason", "later"], project, LADDER_NOW="2026-11-03T12:00:00Z")
+    assert refused.returncode == 1
+    assert "src/shop/pricing.py:1: cognitive_max of 'price' is a recurring hotspot" in refused.stderr
+    assert pricing.read_text() == before
+    assert "ladder: ignore[" in (project / "src" / "shop" / "legacy.py").read_text()  # untouched legacy: allowed
+    forced = ladder(["suppress", "src", "--reason", "later", "--force"], project, LADDER_NOW="2026-11-03T12:00:00Z")
+    assert forced.returncode == 0
+    assert "ladder: ignore[cyclomatic_max, cognitive_max, abc_max] later" in pricing.read_text()
