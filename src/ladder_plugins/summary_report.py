@@ -38,17 +38,20 @@ def _day_text(day: str, counts: dict[str, int]) -> str:
     return f"  {day}: {counts.get('red', 0)} / {counts.get('yellow', 0)} / {counts.get('occurrences', 0)}"
 
 
-def summary_text(view: HistoryView) -> str:
-    head = (f"history: {view.events} events, {view.oldest or '-'} .. {view.newest or '-'} "
-            f"(occurrences counted by {view.count_mode})")
-    sections = [
+def _text_sections(view: HistoryView) -> list[tuple[str, list[str]]]:
+    return [
         (f"hotspots ({len(view.hotspots)}):", [_hotspot_text(r) for r in view.hotspots]),
         (f"patterns ({len(view.patterns)}):", [_pattern_text(p) for p in view.patterns]),
         ("worst areas:", [f"  {clean(a)}: {n}" for a, n in view.areas[:5]]),
         ("by role:", [f"  {r}: {n}" for r, n in view.roles]),
         ("per day (red / yellow / occurrences):", [_day_text(d, c) for d, c in view.trend]),
     ]
-    return "\n".join([head] + [line for title, lines in sections for line in _section(title, lines)])
+
+
+def summary_text(view: HistoryView) -> str:
+    head = (f"history: {view.events} events, {view.oldest or '-'} .. {view.newest or '-'} "
+            f"(occurrences counted by {view.count_mode})")
+    return "\n".join([head] + [line for title, lines in _text_sections(view) for line in _section(title, lines)])
 
 
 def _md_table(head: list[str], rows: list[list]) -> list[str]:
