@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 from .conftest import FIXTURES
+from .snippets import VIOLATING
 
 FORMAT = "--format=%(path)s:%(row)d:%(code)s:%(text)s"
 
@@ -187,22 +188,12 @@ def test_ladder_run_id_is_shared_with_other_steps(annotated):
     assert {e["run_id"] for e in events(annotated)} == {"job-7"}
 
 
-GATED = """\
-def price(order, a, b):
-    total = 0
-    for line in order:
-        if line and a or b:
-            total += {n}
-    return total
-"""
-
-
 def test_lad900_fires_on_the_third_edited_version_over_two_days(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder.thresholds]\ncognitive_max = 2\n")
     module = tmp_path / "shop.py"
     outputs = []
     for n, when in enumerate(["2026-11-01T09:00:00Z", "2026-11-01T16:00:00Z", "2026-11-02T09:00:00Z"]):
-        module.write_text(GATED.format(n=n))
+        module.write_text(VIOLATING.format(n=n))
         outputs.append(flake8(["--select", "LAD", "shop.py"], tmp_path, LADDER_NOW=when))
     assert [{c for _, _, c, _ in reported(o)} for o in outputs] == [{"LAD102"}, {"LAD102"}, {"LAD102", "LAD900"}]
     (gate,) = [r for r in reported(outputs[2]) if r[2] == "LAD900"]
@@ -216,7 +207,7 @@ def test_lad900_fires_on_the_third_edited_version_over_two_days(tmp_path):
 
 def test_unchanged_code_never_reaches_the_gate(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder.thresholds]\ncognitive_max = 2\n")
-    (tmp_path / "shop.py").write_text(GATED.format(n=1))
+    (tmp_path / "shop.py").write_text(VIOLATING.format(n=1))
     for day in range(1, 6):
         done = flake8(["--select", "LAD9", "shop.py"], tmp_path, LADDER_NOW=f"2026-11-0{day}T09:00:00Z")
         assert done.stdout == ""

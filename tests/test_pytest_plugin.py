@@ -6,16 +6,9 @@ import json
 
 import pytest
 
-XDIST = [pytest.param([], id="serial"), pytest.param(["-n", "2"], id="xdist")]
+from .snippets import VIOLATING
 
-VIOLATING = """\
-def price(order, a, b):
-    total = 0
-    for line in order:
-        if line and a or b:
-            total += {n}
-    return total
-"""
+XDIST = [pytest.param([], id="serial"), pytest.param(["-n", "2"], id="xdist")]
 
 
 def events(pytester):
