@@ -81,3 +81,11 @@ def test_fingerprints_and_hashes_do_not_depend_on_hash_seed(tmp_path):
         done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True, check=True)
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_file_versions_ignore_blank_and_comment_lines_but_not_code():
+    from ladder_plugins.identity import file_hash
+
+    base = ["import os", "", "x = 1"]
+    assert file_hash(base) == file_hash(["# header", "import os   ", "", "", "    # note", "x = 1"])
+    assert file_hash(base) != file_hash(["import os", "x = 2"])

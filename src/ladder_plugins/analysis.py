@@ -21,7 +21,7 @@ from .catalogue import SUPPRESSION, Rule
 from .config import Settings
 from .discovery import SourceFile, discover
 from .errors import SourceError
-from .identity import fingerprint, unit_hash
+from .identity import file_hash, fingerprint, unit_hash
 from .plugins import get_plugin_manager, known_rules
 from .roles import resolve_role
 from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
@@ -165,8 +165,9 @@ def _signature_lines(unit: Unit) -> range:
 class _Judge:
     """Turns metric values into violations for one file."""
 
-    def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule]) -> None:
+    def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule], hashes: bool = True) -> None:
         self.source = source
+        self.hashes = hashes
         self.settings = settings
         self.found: list[Violation] = []
         self.suppressed: list[Violation] = []
@@ -175,10 +176,14 @@ class _Judge:
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
         self._hashes: dict[int, str] = {}
 
-    def _hash(self, node: ast.AST) -> str:
-        if id(node) not in self._hashes:
-            self._hashes[id(node)] = unit_hash(node)
-        return self._hashes[id(node)]
+    def _hash(self, unit: Optional[Unit]) -> str:
+        """One hash per unit (or file), shared by its violations; empty when nothing is recorded."""
+        if not self.hashes:
+            return ""
+        key = id(unit)
+        if key not in self._hashes:
+            self._hashes[key] = unit_hash(unit.node) if unit else file_hash(list(self.source.lines))
+        return self._hashes[key]
 
     def violation(
         self, rule: Rule, unit: Optional[Unit], value: float, limit: Optional[float], sev: str
@@ -187,7 +192,7 @@ class _Judge:
         return Violation(
             rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
             actual=value, limit=limit, severity=sev, role=self.source.role,
-            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._hash(unit.node if unit else self.source.tree),
+            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._hash(unit),
         )
 
     def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:
@@ -219,8 +224,10 @@ class _Judge:
 class Analyzer:
     """Analyses files for one run: settings, plugins and the rule list are resolved once."""
 
-    def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None) -> None:
+    def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None, *,
+                 hashes: bool = True) -> None:
         self.settings = settings
+        self.hashes = hashes  # unit hashes identify versions in events; `ladder metrics` needs none
         self.pm = pm or get_plugin_manager()
         self.rules = known_rules(self.pm)
         self.unit_rules = [r for r in self.rules if r.scope != "file"]
@@ -259,7 +266,7 @@ class Analyzer:
                           unit.is_test, unit.is_public)
 
     def _measure(self, source: ParsedSource) -> FileReport:
-        judge = _Judge(source, self.settings, self.rules)
+        judge = _Judge(source, self.settings, self.rules, self.hashes)
         reports = tuple(self._unit(judge, unit, source) for unit in source.units)
         file_metrics = _merge(self.pm.hook.ladder_file_metrics(source=source))
         for rule in self.file_rules:

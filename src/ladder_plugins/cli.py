@@ -174,12 +174,12 @@ def _progress() -> Optional[Callable[[int, int], None]]:
     return show
 
 
-def _analyse(args: argparse.Namespace, settings: Any) -> Any:
+def _analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True) -> Any:
     from .analysis import Analyzer
     from .discovery import default_paths
 
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    return Analyzer(settings).paths(paths, progress=_progress())
+    return Analyzer(settings, hashes=hashes).paths(paths, progress=_progress())
 
 
 def _view(settings: Any) -> Any:
@@ -200,7 +200,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_metrics(args: argparse.Namespace) -> int:
     from .render import metrics_json, metrics_text
 
-    result = _analyse(args, _settings(args))
+    result = _analyse(args, _settings(args), hashes=False)
     _emit(metrics_json(result) if args.format == "json" else metrics_text(result), args.output)
     return EXIT_OK
 

@@ -14,7 +14,7 @@ import ast
 import hashlib
 from typing import Optional
 
-__all__ = ["fingerprint", "unit_hash"]
+__all__ = ["fingerprint", "unit_hash", "file_hash"]
 
 _SKIPPED = frozenset({"lineno", "col_offset", "end_lineno", "end_col_offset", "type_comment"})
 
@@ -38,47 +38,57 @@ def _without_docstring(node: ast.AST) -> list[ast.AST]:
     return body
 
 
-class _Serializer:
-    """Feeds a canonical, position-free rendering of a tree to a hash, iteratively.
+# Structure markers are unique objects: no value in the tree can be mistaken for them.
+_OPEN, _CLOSE, _LIST, _END = object(), object(), object(), object()
+_MARKS = {id(_OPEN): "(", id(_CLOSE): ")", id(_LIST): "[", id(_END): "]"}
 
-    Structure markers are ``bytes`` and values are ``repr``'d, so a string value can
-    never be mistaken for structure.
-    """
 
-    def __init__(self, root: ast.AST) -> None:
-        self.root = root
-        self.root_body = _without_docstring(root)
-        self.stack: list[object] = [root]
-        self.digest = hashlib.blake2b(digest_size=12)
-
-    def run(self) -> str:
-        while self.stack:
-            self.digest.update(self._token(self.stack.pop()))
-        return self.digest.hexdigest()
-
-    def _token(self, item: object) -> bytes:
-        if isinstance(item, bytes):
-            return item
-        if isinstance(item, ast.AST):
-            return self._node(item)
-        if isinstance(item, list):
-            self.stack.append(b"]")
-            self.stack.extend(reversed(item))
-            return b"["
-        return repr(item).encode("utf-8", "surrogatepass") + b","
-
-    def _node(self, node: ast.AST) -> bytes:
-        self.stack.append(b")")
-        for name in reversed(node._fields):
-            if name not in _SKIPPED:
-                value = self.root_body if (node is self.root and name == "body") else getattr(node, name, None)
-                self.stack.extend((value, f" {name}=".encode()))
-        return b"(" + type(node).__name__.encode()
+def _tokens(root: ast.AST) -> list[str]:
+    """A flat, position-free rendering of the tree (iterative: no depth limit)."""
+    out: list[str] = []
+    push = out.append
+    root_body = _without_docstring(root)
+    stack: list[object] = [root]
+    pop = stack.pop
+    while stack:
+        item = pop()
+        mark = _MARKS.get(id(item))
+        if mark is not None:
+            push(mark)
+        elif isinstance(item, ast.AST):
+            push(type(item).__name__)
+            stack.append(_CLOSE)
+            for name in reversed(item._fields):
+                if name not in _SKIPPED:
+                    stack.append(root_body if (item is root and name == "body") else getattr(item, name, None))
+            stack.append(_OPEN)
+        elif type(item) is list:
+            stack.append(_END)
+            stack.extend(reversed(item))
+            stack.append(_LIST)
+        else:
+            push(repr(item))
+    return out
 
 
 def unit_hash(node: ast.AST) -> str:
     """A hash of the node's code, independent of formatting, comments, position, docstring.
 
-    Serialises the tree iteratively (deeply nested code cannot raise RecursionError).
+    Field order is fixed by the node types, so the flat rendering is unambiguous; it is
+    hashed once. Iterative: deeply nested code cannot raise RecursionError.
     """
-    return _Serializer(node).run()
+    text = "\x1f".join(_tokens(node))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def file_hash(lines: list[str]) -> str:
+    """A version id for file rules: the code lines, blank and comment-only lines and trailing
+    whitespace ignored.
+
+    Re-serialising a whole module's tree for every long file cost more than the rest
+    of the analysis; file rules (size) are coarse, so a cheaper notion of "the file
+    changed" serves: edits to code lines count, blank lines and comment lines do not.
+    """
+    kept = (line.rstrip() for line in lines)
+    text = "\n".join(line for line in kept if line and not line.lstrip().startswith("#"))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
