@@ -116,7 +116,7 @@ def test_lad_is_on_by_default_like_any_flake8_plugin(annotated):
 
 
 def test_options_from_flake8_config(annotated):
-    (annotated / "setup.cfg").write_text("[flake8]\nladder-no-record = true\nladder-mode = strict\n")
+    (annotated / "setup.cfg").write_text("[flake8]\nladder-no-record = true\nladder-no-cache = true\n")
     done = flake8(["--select", "LAD", "rules.py"], annotated)
     assert "LAD105" in done.stdout and not (annotated / ".ladder").exists()
 

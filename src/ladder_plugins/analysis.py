@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import pluggy
 
@@ -225,18 +225,61 @@ class Analyzer:
     """Analyses files for one run: settings, plugins and the rule list are resolved once."""
 
     def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None, *,
-                 hashes: bool = True) -> None:
+                 hashes: bool = True, cache: Any = None) -> None:
         self.settings = settings
         self.hashes = hashes  # unit hashes identify versions in events; `ladder metrics` needs none
+        self.cache = cache  # an AnalysisCache, or None
         self.pm = pm or get_plugin_manager()
-        self.rules = known_rules(self.pm)
-        self.unit_rules = [r for r in self.rules if r.scope != "file"]
-        self.file_rules = [r for r in self.rules if r.scope == "file"]
-        self.order = {rule.code: i for i, rule in enumerate(self.rules)}
+        self._index_rules(known_rules(self.pm))
+
+    def _index_rules(self, rules: Sequence[Rule]) -> None:
+        self.rules = rules
+        self.unit_rules = [r for r in rules if r.scope != "file"]
+        self.file_rules = [r for r in rules if r.scope == "file"]
+        self.order = {rule.code: i for i, rule in enumerate(rules)}
+        self.by_code = {rule.code: rule for rule in rules}
+
+    @classmethod
+    def for_run(cls, settings: Settings, *, hashes: bool = True, use_cache: bool = True,
+                warn: Optional[Callable[[str], None]] = None) -> "Analyzer":
+        """An analyzer with the shared analysis cache (unless turned off or ``LADDER_NO_CACHE`` is set)."""
+        from .cache import AnalysisCache, cache_disabled_by_env
+
+        pm = get_plugin_manager()
+        cache = None
+        if use_cache and not cache_disabled_by_env():
+            cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
+        return cls(settings, pm, hashes=hashes, cache=cache)
 
     def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
                test_names: Optional[frozenset[str]] = None, collected: bool = False) -> FileReport:
         """Analyse one file (see :func:`analyze_source`); ``collected``: the test runner found tests in it."""
+        if self.cache is None:
+            return self._fresh(source, path, tree, test_names, collected)
+        data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
+        key = self.cache.key(data, path, f"{sorted(test_names) if test_names is not None else None}|{collected}")
+        report = self._cached(key)
+        if report is None:
+            report = self._fresh(source, path, tree, test_names, collected)
+            if self.hashes:  # entries carry unit hashes, so every front end can reuse them
+                from .serialize import report_to_json
+
+                self.cache.put(key, report_to_json(report))
+        return report
+
+    def _cached(self, key: str) -> Optional[FileReport]:
+        from .serialize import report_from_json
+
+        entry = self.cache.get(key)
+        if entry is None:
+            return None
+        try:
+            return report_from_json(entry, self.by_code)
+        except (KeyError, TypeError, ValueError):
+            return None  # written for other rules: analyse again
+
+    def _fresh(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
+               test_names: Optional[frozenset[str]], collected: bool) -> FileReport:
         try:
             parsed = self._parse(source, path, tree, (test_names, collected))
         except SourceError as exc:
@@ -285,18 +328,29 @@ class Analyzer:
         return self.source(data, file.rel)
 
     def paths(self, paths: Sequence[Union[str, Path]], *, cwd: Optional[Path] = None,
-              progress: Optional[Callable[[int, int], None]] = None) -> AnalysisResult:
+              progress: Optional[Callable[[int, int], None]] = None, jobs: int = 1) -> AnalysisResult:
         """Discover and analyse the Python files under ``paths`` (relative to ``cwd``).
 
+        ``jobs`` > 1 analyses in that many processes (same results, in path order);
         ``progress(done, total)`` is called after each file, for long runs in a terminal.
         """
         files = discover([str(p) for p in paths], self.settings, cwd=cwd)
+        if jobs > 1 and len(files) >= 4 * jobs:
+            from .parallel import analyze_in_processes
+
+            return AnalysisResult(analyze_in_processes(self, files, jobs, progress))
         reports = []
         for done, file in enumerate(files, 1):
             reports.append(self.file(file))
             if progress is not None:
                 progress(done, len(files))
         return AnalysisResult(tuple(reports))
+
+
+def _plugin_signature(pm: pluggy.PluginManager) -> list[str]:
+    """Names and versions of the loaded plugins: a plugin change invalidates cached results."""
+    names = [str(pm.get_name(plugin)) for plugin in pm.get_plugins()]
+    return names + [f"{dist.project_name}=={dist.version}" for _, dist in pm.list_plugin_distinfo()]
 
 
 def analyze_source(

@@ -63,6 +63,8 @@ def _command(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
 
 def _paths(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="analyse in N processes (default: CPUs)")
+    parser.add_argument("--no-cache", action="store_true", help="ignore the analysis cache (also LADDER_NO_CACHE=1)")
 
 
 def _formats(parser: argparse.ArgumentParser, *choices: str) -> None:
@@ -177,9 +179,12 @@ def _progress() -> Optional[Callable[[int, int], None]]:
 def _analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True) -> Any:
     from .analysis import Analyzer
     from .discovery import default_paths
+    from .parallel import default_jobs
 
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    return Analyzer(settings, hashes=hashes).paths(paths, progress=_progress())
+    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=not getattr(args, "no_cache", False), warn=_warn)
+    jobs = getattr(args, "jobs", None) or default_jobs()
+    return analyzer.paths(paths, progress=_progress(), jobs=jobs)
 
 
 def _view(settings: Any) -> Any:

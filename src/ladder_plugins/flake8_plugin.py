@@ -78,6 +78,7 @@ class LadderChecker:
     record: ClassVar[bool] = True
     from_stdin: ClassVar[bool] = False
     settings: ClassVar[Any] = None
+    analyzer: ClassVar[Any] = None
     config_error: ClassVar[Optional[str]] = None
     warned: ClassVar[set[str]] = set()
 
@@ -94,6 +95,13 @@ class LadderChecker:
             default=None,
             parse_from_config=True,
             help="ladder gate mode for this run (overrides [tool.ladder] mode): advisory, recurrence or strict",
+        )
+        option_manager.add_option(
+            "--ladder-no-cache",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="do not use the shared analysis cache (also LADDER_NO_CACHE=1)",
         )
         option_manager.add_option(
             "--ladder-no-record",
@@ -114,10 +122,11 @@ class LadderChecker:
         cls.from_stdin = "-" in (getattr(options, "filenames", None) or [])
         cls.record = not getattr(options, "ladder_no_record", False)
         if cls.enabled:
-            cls._load(getattr(options, "ladder_mode", None))
+            cls._load(getattr(options, "ladder_mode", None), not getattr(options, "ladder_no_cache", False))
 
     @classmethod
-    def _load(cls, mode: Optional[str]) -> None:
+    def _load(cls, mode: Optional[str], use_cache: bool) -> None:
+        from .analysis import Analyzer
         from .config import load_settings
         from .errors import LadderError
         from .runinfo import RUN_ID_ENV
@@ -128,6 +137,9 @@ class LadderChecker:
             cls.settings = settings.replace(mode=mode) if mode else settings
         except LadderError as exc:
             cls.config_error = str(exc)
+            return
+        # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
+        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=use_cache, warn=_stderr_warning)
 
     def run(self) -> Iterator[Error]:
         if not self.enabled:
@@ -145,12 +157,11 @@ class LadderChecker:
         yield from errors
 
     def _check(self) -> list[Error]:
-        from .analysis import analyze_source
         from .discovery import relative_path
 
         rel, inside = relative_path(Path(self.filename), self.settings.root)
         tree = self.tree if isinstance(self.tree, ast.Module) else None
-        report = analyze_source("".join(self.lines), rel, self.settings, tree=tree)
+        report = self.analyzer.source("".join(self.lines), rel, tree=tree)
         if report.skipped:
             self._warn(f"{self.filename}: not analysed: {report.skipped}")
             return []
@@ -174,6 +185,10 @@ class LadderChecker:
         if message not in self.warned:
             self.warned.add(message)
             print(f"ladder: warning: {message}", file=sys.stderr)
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"ladder: warning: {message}", file=sys.stderr)
 
 
 def _hotspots(outcome: Any, settings: Any) -> list[tuple[int, str]]:

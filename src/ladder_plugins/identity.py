@@ -43,31 +43,32 @@ _OPEN, _CLOSE, _LIST, _END = object(), object(), object(), object()
 _MARKS = {id(_OPEN): "(", id(_CLOSE): ")", id(_LIST): "[", id(_END): "]"}
 
 
+def _push_node(node: ast.AST, stack: list[object], root: ast.AST, root_body: list[ast.AST]) -> str:
+    """Schedule a node's fields (positions and the root's docstring left out); return its token."""
+    stack.append(_CLOSE)
+    for name in reversed(node._fields):
+        if name not in _SKIPPED:
+            stack.append(root_body if (node is root and name == "body") else getattr(node, name, None))
+    stack.append(_OPEN)
+    return type(node).__name__
+
+
 def _tokens(root: ast.AST) -> list[str]:
     """A flat, position-free rendering of the tree (iterative: no depth limit)."""
     out: list[str] = []
-    push = out.append
     root_body = _without_docstring(root)
     stack: list[object] = [root]
-    pop = stack.pop
     while stack:
-        item = pop()
+        item = stack.pop()
         mark = _MARKS.get(id(item))
         if mark is not None:
-            push(mark)
+            out.append(mark)
         elif isinstance(item, ast.AST):
-            push(type(item).__name__)
-            stack.append(_CLOSE)
-            for name in reversed(item._fields):
-                if name not in _SKIPPED:
-                    stack.append(root_body if (item is root and name == "body") else getattr(item, name, None))
-            stack.append(_OPEN)
+            out.append(_push_node(item, stack, root, root_body))
         elif type(item) is list:
-            stack.append(_END)
-            stack.extend(reversed(item))
-            stack.append(_LIST)
+            stack += [_END, *reversed(item), _LIST]
         else:
-            push(repr(item))
+            out.append(repr(item))
     return out
 
 

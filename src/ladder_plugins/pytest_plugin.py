@@ -52,6 +52,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="gate mode for this session (default: [tool.ladder] mode)")
     group.addoption("--ladder-no-record", action="store_true", default=False,
                     help="decide the gate without recording this session's violations")
+    group.addoption("--ladder-no-cache", action="store_true", default=False,
+                    help="do not use the shared analysis cache (also LADDER_NO_CACHE=1)")
 
 
 def _state(config: pytest.Config) -> Optional[_State]:
@@ -86,7 +88,8 @@ def _make_state(config: pytest.Config) -> _State:
         run = _with_run_id(run, workerinput[_RUN_ID_KEY])
     history = HistoryStore(settings).peek()  # the history before this session, read once
     record = not config.getoption("ladder_no_record")
-    return _State(settings, run, Analyzer(settings), history, record, workerinput is not None)
+    analyzer = Analyzer.for_run(settings, use_cache=not config.getoption("ladder_no_cache"))
+    return _State(settings, run, analyzer, history, record, workerinput is not None)
 
 
 def _with_run_id(run: Any, run_id: str) -> Any:

@@ -1,0 +1,142 @@
+"""A content-addressed cache of per-file analysis results under ``.ladder/cache/``.
+
+Shared by flake8, pytest and the CLI. The key is a hash of the file's bytes, its path
+(roles and fingerprints depend on it), the effective settings, the package and
+Python versions, the loaded plugins, and what the test runner collected: a change
+in any of them is a miss; touching the file's mtime alone is a hit. Entries are
+written atomically (temporary file, then rename), so concurrent readers and
+writers never see half an entry. The cache is bounded (oldest entries evicted);
+a damaged entry is one warning, kept aside as ``*.damaged``, and analysed again.
+``LADDER_NO_CACHE=1`` or the front ends' ``--no-cache`` options bypass it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+__all__ = ["AnalysisCache", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
+
+DEFAULT_MAX_MB = 100
+_EVICT_EVERY = 500  # writes between size checks in one process
+NO_CACHE_ENV = "LADDER_NO_CACHE"
+
+
+def cache_disabled_by_env(environ: Optional[Mapping[str, str]] = None) -> bool:
+    value = (os.environ if environ is None else environ).get(NO_CACHE_ENV, "")
+    return value.strip().lower() not in ("", "0", "false", "no")
+
+
+def _context(settings: Any, plugins: Sequence[str]) -> str:
+    """Everything besides the file that changes its results."""
+    from . import __version__
+
+    parts = [__version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(), *sorted(plugins)]
+    return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
+
+
+class AnalysisCache:
+    """``get``/``put`` per-file reports (as JSON data, see :mod:`.serialize`)."""
+
+    def __init__(self, settings: Any, plugins: Sequence[str], *, warn: Optional[Callable[[str], None]] = None,
+                 max_mb: float = DEFAULT_MAX_MB) -> None:
+        self.dir = settings.root / settings.history_dir / "cache"
+        self.root = Path(os.path.realpath(settings.root))
+        self.context = _context(settings, plugins)
+        self.max_bytes = int(max_mb * 1024 * 1024)
+        self._warn = warn
+        self._writes = 0
+        self._made: set[Path] = set()
+        self.usable = self._safe()
+
+    def _safe(self) -> bool:
+        for path in (self.dir.parent, self.dir):
+            real = Path(os.path.realpath(path))
+            if (path.exists() or path.is_symlink()) and not (real == self.root or self.root in real.parents):
+                self.warn(f"{path} resolves outside the project root; the analysis cache is not used")
+                return False
+        return True
+
+    def warn(self, message: str) -> None:
+        if self._warn is not None:
+            self._warn(message)
+
+    def key(self, data: bytes, rel: str, extra: str = "") -> str:
+        digest = hashlib.blake2b(data, digest_size=16)
+        digest.update(f"\x1f{rel}\x1f{extra}\x1f{self.context}".encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.dir / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Optional[dict[str, Any]]:
+        if not self.usable:
+            return None
+        path = self._path(key)
+        try:
+            with open(path, "rb") as handle:
+                data = json.loads(handle.read())
+            if not isinstance(data, dict) or data.get("key") != key:
+                raise ValueError("not an entry for this key")
+            os.utime(path)  # recently used: evicted last
+            return data["report"]
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except (OSError, ValueError, RecursionError, KeyError) as exc:
+            self._set_aside(path, type(exc).__name__)
+            return None
+
+    def _set_aside(self, path: Path, why: str) -> None:
+        try:
+            os.replace(path, path.with_name(path.name + ".damaged"))
+            self.warn(f"analysis cache entry {path.name} is damaged ({why}); kept as {path.name}.damaged, "
+                      "analysing the file again")
+        except OSError:
+            self.warn(f"analysis cache entry {path} is damaged ({why}); analysing the file again")
+
+    def put(self, key: str, report: dict[str, Any]) -> None:
+        if not self.usable:
+            return
+        path = self._path(key)
+        # A name of this process's own, then an atomic rename: readers see a whole entry or none.
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            if path.parent not in self._made:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._made.add(path.parent)
+            with open(temp, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"key": key, "report": report}, separators=(",", ":")))
+            os.replace(temp, path)
+        except OSError as exc:
+            self.usable = False  # e.g. a read-only checkout: analyse without caching, say it once
+            self.warn(f"cannot write the analysis cache in {self.dir}: {exc.strerror or exc}; continuing without it")
+            return
+        self._writes += 1
+        if self._writes % _EVICT_EVERY == 0:
+            self.evict()
+
+    def evict(self) -> int:
+        """Remove the least recently used entries until the cache is under its size bound."""
+        entries = []
+        for path in self.dir.glob("*/*.json"):
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            entries.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        removed = 0
+        for _, size, path in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            try:
+                path.unlink()
+            except OSError:
+                continue
+            total -= size
+            removed += 1
+        return removed
