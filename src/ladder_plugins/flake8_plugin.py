@@ -79,6 +79,7 @@ class LadderChecker:
     from_stdin: ClassVar[bool] = False
     settings: ClassVar[Any] = None
     analyzer: ClassVar[Any] = None
+    history: ClassVar[Any] = None  # the history before this run, read once per process
     config_error: ClassVar[Optional[str]] = None
     warned: ClassVar[set[str]] = set()
 
@@ -116,6 +117,7 @@ class LadderChecker:
         from .catalogue import RULES
 
         cls.warned = set()
+        cls.history = None
         cls.settings = None
         cls.config_error = None
         cls.enabled = lad_selected(options, list(RULES))
@@ -169,17 +171,39 @@ class LadderChecker:
 
     def _errors(self, report: Any, *, record: bool) -> list[Error]:
         """Record the file's violations, decide the gate, and say both as flake8 errors."""
-        from .recorder import record_run
-        from .runinfo import RunContext
         from .thresholds import RED
 
-        settings = self.settings
-        run = RunContext.create("flake8", settings.mode, settings.repo_id)
-        outcome = record_run(report.violations, settings, run, record=record, warn=self._warn)
+        events, gate = self._decide(report, record)
         errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
-        if settings.mode != "advisory":
-            errors += [(line, 0, text, type(self)) for line, text in _hotspots(outcome, settings)]
+        if self.settings.mode != "advisory":
+            errors += [(line, 0, text, type(self)) for line, text in _hotspots(events, gate, self.settings)]
         return sorted(errors, key=lambda e: (e[0], e[2]))
+
+    def _decide(self, report: Any, record: bool) -> tuple[list[Any], Any]:
+        """This file's events and gate decision (history before the run plus the file); records them."""
+        from .events import events_from_violations
+        from .gate import decide
+        from .recorder import gate_events
+        from .runinfo import RunContext
+
+        settings, history = self.settings, self._history()
+        run = RunContext.create("flake8", settings.mode, settings.repo_id)
+        events = events_from_violations(report.violations, run)
+        gate = decide(run.mode, events, history.aggregate, settings, run.now)
+        if record and not history.read_only:
+            self._store().append_events(events + gate_events(gate), oldest=history.aggregate.oldest, now=run.now)
+        return events, gate
+
+    def _store(self) -> Any:
+        from .store import HistoryStore
+
+        return HistoryStore(self.settings, warn=self._warn)
+
+    def _history(self) -> Any:
+        """The history as it was before this run, loaded on first use in each process."""
+        if type(self).history is None:
+            type(self).history = self._store().load(save=False)
+        return type(self).history
 
     def _warn(self, message: str) -> None:
         if message not in self.warned:
@@ -191,14 +215,14 @@ def _stderr_warning(message: str) -> None:
     print(f"ladder: warning: {message}", file=sys.stderr)
 
 
-def _hotspots(outcome: Any, settings: Any) -> list[tuple[int, str]]:
-    """(line, LAD900 text) for each fingerprint of this run that is a hotspot."""
+def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
+    """(line, LAD900 text) for each fingerprint of this file that is a hotspot counting this run."""
     from .gate import GateFailure
 
-    first = {e.fingerprint: e for e in reversed(outcome.events)}
+    first = {e.fingerprint: e for e in reversed(events)}
     return [
         (first[rec.fingerprint].line, GateFailure(first[rec.fingerprint], rec, "hotspot").text)
-        for rec in outcome.gate.recurrences
+        for rec in gate.recurrences
         if rec.is_hotspot(settings)
     ]
 

@@ -259,6 +259,32 @@ class HistoryStore:
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
+    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> int:
+        """Append under the lock without reloading the summary (it catches up on its next load).
+
+        For front ends that record file by file from many processes (flake8 workers):
+        the history was read once, before the run; this only adds lines. Pruning still
+        happens on write, under the lock, once the size cap or retention calls for it.
+        """
+        from filelock import FileLock, Timeout
+
+        if not events or not self.ensure_dir():
+            return 0
+        try:
+            with FileLock(str(self.lock_path), timeout=self.lock_timeout):
+                self.log_file.append(events)
+                if self.log_file.size() > self.settings.history.max_mb * 1024 * 1024 or (
+                        oldest is not None and oldest < cutoff(self.settings, now)):
+                    self.prune(self.load(), now)
+        except Timeout:
+            self.warn(f"history is locked by another process ({self.lock_path}) for more than "
+                      f"{self.lock_timeout:g} s; this file's events were not recorded")
+            return 0
+        except OSError as exc:
+            self.warn(f"cannot write {self.log}: {exc.strerror or exc}; this file's events were not recorded")
+            return 0
+        return len(events)
+
     def transaction(self) -> "Transaction":
         """The write side: ``with store.transaction() as tx: tx.history; tx.append(events)``."""
         return Transaction(self)

@@ -20,6 +20,7 @@ import ast
 import math
 from typing import Iterator, Mapping, Sequence
 
+from ..astwalk import children
 from ..hookspecs import hookimpl
 from ..source import FunctionNode, ParsedSource, Unit
 
@@ -144,7 +145,7 @@ def _contributions(body: Sequence[ast.AST]) -> Iterator[Vector]:
         counter = _COUNTERS.get(type(current))
         if counter is not None:
             yield counter(current)
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(children(current))
 
 
 def abc_vector(node: FunctionNode, *, is_method: bool = False) -> Vector:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Mapping, Optional
 
+from ..astwalk import children
 from ..hookspecs import hookimpl
 from ..source import FunctionNode, ParsedSource, Unit
 
@@ -42,7 +43,7 @@ def assertion_count(node: FunctionNode) -> int:
             name = _callee(current)
             if name.startswith("assert") or name in _EXPECTING:
                 count += 1
-        stack.extend(ast.iter_child_nodes(current))
+        stack.extend(children(current))
     return count
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Mapping, Sequence
 
+from ..astwalk import children
 from ..hookspecs import hookimpl
 from ..source import FunctionNode, ParsedSource, Unit
 
@@ -177,14 +178,14 @@ class _Counter:
 
     def visit_comprehension(self, node: ast.AST, nesting: int) -> None:
         self.total += sum(1 + len(g.ifs) for g in node.generators)  # type: ignore[attr-defined]
-        self.push(list(ast.iter_child_nodes(node)), nesting)
+        self.push(children(node), nesting)
 
     def visit_call(self, node: ast.Call, nesting: int) -> None:
         self.total += _is_recursive_call(node, self.name, self.is_method)
-        self.push(list(ast.iter_child_nodes(node)), nesting)
+        self.push(children(node), nesting)
 
     def visit_other(self, node: ast.AST, nesting: int) -> None:
-        self.push(list(ast.iter_child_nodes(node)), nesting)
+        self.push(children(node), nesting)
 
 
 _HANDLERS = {

@@ -1,0 +1,245 @@
+"""Side-by-side benchmark of ladder-plugins and the tools users would otherwise pick.
+
+Not part of the test suite (tests never assert durations): run it with ``tox -e bench``
+or ``python benchmarks/run.py``. In one run it times each command several times,
+interleaved so that machine noise hits all of them alike, and prints the median,
+the spread (min-max), the peak RSS and the ratio of medians against the baseline
+each target is stated against.
+
+Corpora: the standard library of the running Python (test packages and
+site-packages left out) and, when the package index is reachable, Django's source
+distribution (skipped with a note otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+HERE = Path(__file__).resolve().parent
+WORK = Path(os.environ.get("LADDER_BENCH_DIR", Path(tempfile.gettempdir()) / "ladder-bench"))
+BIN = Path(sys.executable).parent
+_MEASURE = (
+    "import resource, subprocess, sys, time\n"
+    "t = time.perf_counter()\n"
+    "subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+@dataclass
+class Case:
+    name: str
+    argv: list[str]
+    cwd: Path
+    before: Optional[Callable[[], None]] = None
+    baseline: Optional[str] = None
+    target: Optional[float] = None
+    walls: list[float] = field(default_factory=list)
+    rss: list[int] = field(default_factory=list)
+
+    def measure(self) -> None:
+        if self.before:
+            self.before()
+        out = subprocess.run([sys.executable, "-c", _MEASURE, str(self.cwd), *self.argv],
+                             capture_output=True, text=True, check=True).stdout.split()
+        self.walls.append(float(out[0]))
+        self.rss.append(int(out[1]))
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name, path=str(BIN)) or shutil.which(name)
+    if not found:
+        raise SystemExit(f"benchmark needs {name!r} on PATH (tox -e bench installs it)")
+    return found
+
+
+def stdlib_corpus() -> Path:
+    target = WORK / "stdlib"
+    if (target / "pyproject.toml").exists():
+        return target
+    source = Path(sysconfig.get_paths()["stdlib"])
+    skip = {"site-packages", "test", "tests", "idle_test", "__pycache__"}
+    for path in source.rglob("*.py"):
+        rel = path.relative_to(source)
+        if not skip.intersection(rel.parts):
+            (target / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / "src" / rel)
+    (target / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n[tool.pytest.ini_options]\n'
+                                           'testpaths = ["tests"]\n')
+    (target / "tests").mkdir(exist_ok=True)
+    (target / "tests" / "test_one.py").write_text("def test_one():\n    assert 1\n")
+    return target
+
+
+def django_corpus() -> Optional[Path]:
+    target = WORK / "django"
+    if (target / "pyproject.toml").exists():
+        return target
+    download = WORK / "download"
+    got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q",
+                          "-d", str(download), "django"], capture_output=True, text=True)
+    archives = list(download.glob("[Dd]jango-*.tar.gz"))
+    if got.returncode != 0 or not archives:
+        print(f"note: Django skipped (could not download its sdist: {got.stderr.strip()[:200]})")
+        return None
+    import tarfile
+
+    with tarfile.open(archives[0]) as tar:
+        tar.extractall(download, filter="data") if sys.version_info >= (3, 12) else tar.extractall(download)
+    unpacked = next(p for p in download.iterdir() if p.is_dir())
+    shutil.copytree(unpacked / "django", target / "src" / "django")
+    (target / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n')
+    return target
+
+
+def _noladder_env() -> Path:
+    """A virtual environment with flake8 (same version) but without ladder-plugins."""
+    env = WORK / "venv-noladder"
+    flake8 = env / "bin" / "flake8"
+    if not flake8.exists():
+        import flake8 as installed
+
+        subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+        subprocess.run([str(env / "bin" / "pip"), "install", "-q", f"flake8=={installed.__version__}"], check=True)
+    return flake8
+
+
+def cases(corpus: Path) -> list[Case]:
+    ladder, radon, flake8 = _tool("ladder"), _tool("radon"), _tool("flake8")
+    bare_flake8 = str(_noladder_env())
+    cache = corpus / ".ladder" / "cache"
+
+    def cold() -> None:
+        shutil.rmtree(cache, ignore_errors=True)
+
+    def warm() -> None:
+        if not cache.exists():
+            subprocess.run([ladder, "check", "--no-record"], cwd=corpus, capture_output=True)
+
+    def only(*argv: str) -> list[str]:
+        return [*argv]
+
+    return [
+        Case("radon cc", only(radon, "cc", "-s", "src"), corpus),
+        Case("xenon", only(_tool("xenon"), "-a", "F", "-b", "F", "-m", "F", "src"), corpus),
+        Case("complexipy", only(_tool("complexipy"), "src"), corpus),
+        Case("ladder check -j1 cold", only(ladder, "check", "--no-record", "--jobs", "1"), corpus, cold,
+             "radon cc", 1.5),
+        Case("ladder check cold", only(ladder, "check", "--no-record"), corpus, cold, "radon cc", 1.0),
+        Case("ladder check -j1 warm", only(ladder, "check", "--no-record", "--jobs", "1"), corpus, warm,
+             "radon cc", 0.15),
+        Case("ladder check warm", only(ladder, "check", "--no-record"), corpus, warm, "radon cc", 0.15),
+        Case("flake8 C901 -j1 (no ladder)", only(bare_flake8, "--select", "C901", "-j1", "src"), corpus),
+        Case("flake8 C901 -j1 (ladder installed)", only(flake8, "--select", "C901", "-j1", "src"), corpus,
+             None, "flake8 C901 -j1 (no ladder)", 1.03),
+        Case("flake8 LAD -j1 cold", only(flake8, "--select", "LAD", "-j1", "--ladder-no-record", "src"), corpus,
+             cold, "flake8 C901 -j1 (no ladder)", 1.15),
+        Case("flake8 LAD -j1 warm", only(flake8, "--select", "LAD", "-j1", "--ladder-no-record", "src"), corpus,
+             warm, "flake8 C901 -j1 (no ladder)", 1.05),
+        Case("flake8 E,W,F -j1 (no ladder)", only(bare_flake8, "--select", "E,W,F", "-j1", "src"), corpus),
+        Case("flake8 E,W,F -j1 (ladder installed)", only(flake8, "--select", "E,W,F", "-j1", "src"), corpus,
+             None, "flake8 E,W,F -j1 (no ladder)", 1.03),
+        Case("pytest", only(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"), corpus),
+        Case("pytest --ladder (warm)", only(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                            "--ladder", "--ladder-no-record"), corpus, warm, "pytest", None),
+    ]
+
+
+def history_scaling(corpus: Path, sizes: tuple[int, ...], runs: int) -> list[tuple[int, float]]:
+    """Median wall of a warm `ladder check` that records, with histories of different sizes."""
+    ladder = _tool("ladder")
+    results = []
+    for size in sizes:
+        project = WORK / f"history-{size}"
+        shutil.rmtree(project, ignore_errors=True)
+        shutil.copytree(corpus / "src" / "json", project / "src" / "json")
+        (project / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n[tool.ladder.history]\n'
+                                                "max_mb = 2000\n")
+        _synthetic_history(project, size)
+        subprocess.run([ladder, "history", "rebuild"], cwd=project, check=True, capture_output=True)
+        subprocess.run([ladder, "check"], cwd=project, capture_output=True)  # warms the analysis cache
+        case = Case(f"check with {size} events", [ladder, "check"], project)
+        for _ in range(runs):
+            case.measure()
+        results.append((size, statistics.median(case.walls)))
+    return results
+
+
+def _synthetic_history(project: Path, size: int) -> None:
+    log = project / ".ladder" / "history" / "events.jsonl"
+    log.parent.mkdir(parents=True)
+    now = time.time()
+    with log.open("w") as handle:
+        for n in range(size):
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime(now - 80 * 86400 + n * 80 * 86400 / size))
+            fp = f"src/m{n % 500}.py::f{n % 7}::cognitive_max"
+            handle.write(json.dumps({
+                "schema_version": 1, "event_id": f"e{n}", "timestamp": stamp, "repo_id": "bench",
+                "run_id": f"r{n // 50}", "tool": "cli", "mode": "recurrence", "path": f"src/m{n % 500}.py",
+                "unit_name": f"f{n % 7}", "line": 1, "role": "app", "rule_key": "cognitive_max",
+                "metric_family": "complexity", "scope": "unit", "severity": "red", "actual": 20, "limit": 15,
+                "delta": 5, "fingerprint": fp, "unit_hash": f"h{n % 3}", "source": "built-in-metric",
+            }, separators=(",", ":")) + "\n")
+
+
+def report(name: str, measured: list[Case]) -> None:
+    by_name = {c.name: c for c in measured}
+    print(f"\n### {name}\n")
+    print("| command | median s | min-max s | peak RSS MB | ratio | target |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for c in measured:
+        median = statistics.median(c.walls)
+        ratio, target = "", ""
+        if c.baseline:
+            ratio = f"{median / statistics.median(by_name[c.baseline].walls):.2f}x {c.baseline}"
+            target = f"<= {c.target}x" if c.target else ""
+        print(f"| {c.name} | {median:.2f} | {min(c.walls):.2f}-{max(c.walls):.2f} | {max(c.rss) / 1024:.0f} "
+              f"| {ratio} | {target} |")
+    radon, cold = by_name.get("radon cc"), by_name.get("ladder check -j1 cold")
+    if radon and cold:
+        print(f"\npeak RSS, ladder check -j1 cold vs radon cc: {max(cold.rss) / max(radon.rss):.2f}x (target <= 1.5x)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-django", action="store_true")
+    parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}")
+    corpora = [("standard library", stdlib_corpus())]
+    if not args.no_django:
+        django = django_corpus()
+        if django:
+            corpora.append(("Django", django))
+    for name, corpus in corpora:
+        measured = cases(corpus)
+        for _ in range(args.runs):
+            for case in measured:  # interleaved: noise hits every command alike
+                case.measure()
+        files = sum(1 for _ in (corpus / "src").rglob("*.py"))
+        report(f"{name} ({files} files)", measured)
+    sizes = tuple(int(s) for s in args.history.split(","))
+    scaling = history_scaling(corpora[0][1], sizes, args.runs)
+    print("\n### Recording and the gate against history size\n")
+    for size, wall in scaling:
+        print(f"- {size} events: median {wall:.2f} s")
+    print(f"- ratio largest/smallest: {scaling[-1][1] / scaling[0][1]:.2f}x (target <= 1.5x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
