@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from .aside import keep_aside
+
 __all__ = ["AnalysisCache", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
 
 DEFAULT_MAX_MB = 100
@@ -91,12 +93,7 @@ class AnalysisCache:
             return None
 
     def _set_aside(self, path: Path, why: str) -> None:
-        try:
-            os.replace(path, path.with_name(path.name + ".damaged"))
-            self.warn(f"analysis cache entry {path.name} is damaged ({why}); kept as {path.name}.damaged, "
-                      "analysing the file again")
-        except OSError:
-            self.warn(f"analysis cache entry {path} is damaged ({why}); analysing the file again")
+        keep_aside(path, ".damaged", self.warn, f"analysis cache entry {path.name} ({why})", "analysing the file again")
 
     def put(self, key: str, report: dict[str, Any]) -> None:
         if not self.usable:

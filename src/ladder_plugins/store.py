@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .aggregate import Aggregate
+from .aside import keep_aside
 from .config import Settings
 from .errors import LadderError
 from .events import SCHEMA_VERSION, Event
@@ -147,12 +148,7 @@ class HistoryStore:
 
     def _set_aside(self, path: Path, why: str) -> None:
         stamp = format_timestamp(datetime.now().astimezone()).replace(":", "")
-        aside = path.with_name(f"{path.name}.damaged-{stamp}")
-        try:
-            os.replace(path, aside)
-            self.warn(f"{path} is damaged ({why}); kept as {aside.name} and rebuilt")
-        except OSError:
-            self.warn(f"{path} is damaged ({why}); left in place, using a rebuilt copy in memory")
+        keep_aside(path, f".damaged-{stamp}", self.warn, f"{path} ({why})", "rebuilt from the log")
 
     def folded(self) -> tuple[Aggregate, int, bool]:
         """(aggregate of pruned events, generation, newer schema?)."""
