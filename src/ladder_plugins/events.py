@@ -60,7 +60,9 @@ class Event:
         for key in ("actor_type", "actor_id"):
             if data[key] is None:
                 del data[key]
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        # ASCII with escapes: a name from an undecodable file system path carries lone surrogates,
+        # which UTF-8 cannot encode; escaped, every string survives the log unchanged.
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=True)
 
     @property
     def day(self) -> str:

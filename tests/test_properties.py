@@ -1,0 +1,90 @@
+"""Property-based tests: the analysis never raises on valid Python; events survive the store."""
+
+from __future__ import annotations
+
+import ast
+
+from hypothesis import HealthCheck, given, settings as hsettings
+from hypothesis import strategies as st
+
+from ladder_plugins.analysis import analyze_source
+from ladder_plugins.config import load_settings
+from ladder_plugins.events import SCHEMA_VERSION, Event
+from ladder_plugins.store import HistoryStore
+
+NAMES = st.sampled_from(["a", "b", "x", "self", "_hidden", "f"])
+EXPRS = st.recursive(
+    st.one_of(NAMES, st.integers(-5, 5).map(str), st.just("'s'"), st.just("None")),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from([" and ", " or ", " + ", " < ", " == ", " is not "]), inner).map(
+            lambda t: f"({''.join(t)})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})"),
+        st.tuples(NAMES, inner).map(lambda t: f"{t[0]}({t[1]})"),
+        inner.map(lambda e: f"[v for v in {e} if v]"),
+        inner.map(lambda e: f"(lambda q: {e})"),
+        inner.map(lambda e: f"(not {e})"),
+    ),
+    max_leaves=8,
+)
+
+
+def _block(statements: list[str], depth: int) -> str:
+    return "".join("    " * depth + line + "\n" for s in statements for line in s.splitlines())
+
+
+STATEMENTS = st.recursive(
+    st.one_of(EXPRS.map(lambda e: f"x = {e}"), EXPRS.map(lambda e: f"return {e}"), st.just("pass"),
+              EXPRS.map(lambda e: f"assert {e}")),
+    lambda inner: st.one_of(
+        st.tuples(EXPRS, st.lists(inner, min_size=1, max_size=3)).map(
+            lambda t: f"if {t[0]}:\n" + _block(t[1], 1) + "else:\n    pass"),
+        st.tuples(EXPRS, st.lists(inner, min_size=1, max_size=3)).map(
+            lambda t: f"for v in {t[0]}:\n" + _block(t[1], 1)),
+        st.lists(inner, min_size=1, max_size=3).map(lambda b: "try:\n" + _block(b, 1) + "except E as e:\n    pass"),
+        st.lists(inner, min_size=1, max_size=3).map(lambda b: "def inner(a, *r, k=1):\n" + _block(b, 1)),
+        st.lists(inner, min_size=1, max_size=3).map(lambda b: "while a:\n" + _block(b, 1) + "    break"),
+    ),
+    max_leaves=12,
+)
+MODULES = st.lists(st.lists(STATEMENTS, min_size=1, max_size=4), min_size=1, max_size=3).map(
+    lambda funcs: "".join(f"def f{n}(a, b, self=None):\n" + _block(body, 1) + "\n\nclass C:\n    def m(self):\n"
+                          + _block(body, 2) for n, body in enumerate(funcs)))
+
+
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(source=MODULES, path=st.sampled_from(["src/a.py", "tests/test_a.py", "lib/x.py"]))
+def test_analysis_never_raises_on_valid_source(settings, source, path):
+    ast.parse(source)  # the strategy only builds valid Python
+    report = analyze_source(source, path, settings)
+    assert report.skipped is None
+    assert len(report.units) == 2 * source.count("\ndef f") + source.startswith("def f") * 2
+    assert all(v.unit_hash for v in report.violations)
+
+
+TEXT = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\udcff", "\x1b", "\u202e", "\n"]),
+               min_size=1, max_size=30)
+NUMBERS = st.one_of(st.none(), st.integers(-10**6, 10**6).map(float), st.floats(-1e6, 1e6, allow_nan=False))
+
+
+def events():
+    """Any event the schema allows, with hostile text in every free-text field."""
+    return st.builds(
+        Event, st.just(SCHEMA_VERSION), st.uuids().map(lambda u: u.hex), st.just("2026-11-01T09:00:00.000000Z"),
+        TEXT, TEXT, st.sampled_from(["flake8", "pytest", "cli"]), st.just("recurrence"), TEXT, st.none() | TEXT,
+        st.integers(0, 10**6), st.just("app"), TEXT, st.just("complexity"), st.just("unit"),
+        st.sampled_from(["yellow", "red", "gate-fail"]), NUMBERS, NUMBERS, NUMBERS, TEXT, TEXT,
+        st.just("built-in-metric"), st.none() | st.sampled_from(["human", "agent", "ci"]), st.none() | TEXT,
+    )
+
+
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(events(), min_size=1, max_size=5))
+def test_the_store_round_trips_any_event(tmp_path_factory, batch):
+    root = tmp_path_factory.mktemp("store")
+    (root / "pyproject.toml").write_text("[tool.ladder]\n")
+    store = HistoryStore(load_settings(root))
+    with store.transaction() as tx:
+        assert tx.append(batch) == len(batch), store.warnings
+    read = store.read_log(0)
+    assert read.skipped == 0
+    assert read.events == batch
