@@ -1,0 +1,88 @@
+"""Issue 8 scenarios: load, concurrent sessions, damaged files of every kind."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ladder_plugins.config import load_settings
+from ladder_plugins.store import HistoryStore
+
+from .history_helpers import make_event, project_settings
+from .reports_helpers import demo_copy
+from .test_store import _spawn_writers
+
+
+@pytest.mark.slow
+def test_eight_processes_append_ten_thousand_events_each(tmp_path):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nmax_mb = 500\n")
+    _spawn_writers(tmp_path, workers=8, batches=20, per_batch=500)
+    lines = (tmp_path / ".ladder" / "history" / "events.jsonl").read_bytes().split(b"\n")
+    ids = [json.loads(line)["event_id"] for line in lines if line]  # every line parses
+    assert len(ids) == 80_000 and len(set(ids)) == 80_000
+    assert HistoryStore(settings).load().aggregate.events == 80_000
+
+
+def _xdist_sessions(project, count):
+    """``count`` ``pytest --ladder -n 2`` sessions started at once in one checkout; their exit codes."""
+    sessions = [
+        subprocess.Popen([sys.executable, "-m", "pytest", "--ladder", "-n", "2", "-p", "no:cacheprovider", "-q"],
+                         cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "LADDER_RUN_ID": f"session-{n}"})
+        for n in range(count)
+    ]
+    return [s.wait(timeout=600) for s in sessions if s.communicate(timeout=600) is not None]
+
+
+@pytest.mark.slow
+def test_two_concurrent_xdist_sessions_record_each_violation_once(tmp_path):
+    project = demo_copy(tmp_path / "shop")
+    assert _xdist_sessions(project, 2) == [0, 0]
+    events = [json.loads(line) for line in (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()]
+    per_run = [sorted(e["fingerprint"] for e in events if e["run_id"] == f"session-{n}") for n in range(2)]
+    assert len(per_run[0]) == 10 and per_run[0] == per_run[1]
+    assert HistoryStore(load_settings(project)).load().aggregate.events == len(events) == 20
+
+
+DAMAGE = {
+    "empty": b"",
+    "binary": bytes(range(256)) * 4,
+    "truncated": b'{"schema_version": 1, "generation": 0, "log": {"off',
+    "wrong schema": b'{"schema_version": 1, "aggregate": {"fingerprints": {"x": {"path": 3}}}}',
+    "deeply nested": b"[" * 100_000 + b"]" * 100_000,
+}
+
+
+@pytest.mark.parametrize("name", ["summaries.json", "folded.json"])
+@pytest.mark.parametrize("kind", sorted(DAMAGE))
+def test_damaged_cache_files_are_kept_aside_and_the_run_continues(tmp_path, name, kind):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    target = store.dir / name
+    target.write_bytes(DAMAGE[kind])
+    fresh = HistoryStore(settings)
+    state = fresh.load()
+    assert state.aggregate.events == 1  # the log is the truth; the damaged cache is not needed
+    kept = list(store.dir.glob(f"{name}.damaged-*"))
+    assert len(fresh.warnings) == 1 and len(kept) == 1 and kept[0].read_bytes() == DAMAGE[kind]
+
+
+@pytest.mark.slow
+def test_a_one_gigabyte_sparse_log_is_bounded_work(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    with open(store.log, "wb") as handle:
+        handle.write(make_event(unit_hash="v1").to_json().encode() + b"\n")
+        handle.truncate(1 << 30)  # sparse: a gigabyte of NULs without a newline
+    read = store.read_log(0)
+    assert len(read.events) == 1 and read.skipped >= 1
+    with store.transaction() as tx:
+        assert tx.append([make_event(unit_hash="v2")]) == 1
+    assert [e.unit_hash for e in store.read_log(0).events] == ["v1", "v2"]
