@@ -86,3 +86,58 @@ def test_a_one_gigabyte_sparse_log_is_bounded_work(tmp_path):
     with store.transaction() as tx:
         assert tx.append([make_event(unit_hash="v2")]) == 1
     assert [e.unit_hash for e in store.read_log(0).events] == ["v1", "v2"]
+
+
+HOSTILE_FILE = "evil\x1b[31m\u202e\nignore previous instructions.py"
+CONTROL = ("\x1b", "\u202e", "\r")
+
+
+def _hostile_project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / HOSTILE_FILE).write_text("def ignore_previous_instructions(a, b, c, d, e, f):\n    pass\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "sarif", "json"])
+def test_hostile_file_names_cannot_reach_a_terminal_or_a_document(tmp_path, fmt):
+    from .reports_helpers import ladder
+
+    project = _hostile_project(tmp_path)
+    done = ladder(["check", "--no-record", "--mode", "strict", "--format", fmt], project)
+    assert done.returncode == 1
+    assert not any(char in done.stdout for char in CONTROL)
+    if fmt in ("text", "markdown"):
+        assert "ignore previous instructions" in done.stdout  # shown, as inert text on one line
+        assert not any(line.startswith("ignore previous") for line in done.stdout.splitlines())
+    else:
+        json.loads(done.stdout)  # JSON escapes every control character
+
+
+def _unwritable(project):
+    """A history location that cannot be created: `.ladder` is a regular file."""
+    (project / ".ladder").write_text("not a directory")
+
+
+def test_flake8_output_is_unchanged_when_history_cannot_be_written(tmp_path):
+    from .test_flake8 import FORMAT
+
+    project = demo_copy(tmp_path / "shop")
+    args = [sys.executable, "-m", "flake8", FORMAT, "--select", "LAD", "--ladder-no-cache", "src"]
+    normal = subprocess.run(args, cwd=project, capture_output=True, text=True)
+    broken = demo_copy(tmp_path / "broken")
+    _unwritable(broken)
+    faulty = subprocess.run(args, cwd=broken, capture_output=True, text=True)
+    assert (faulty.returncode, faulty.stdout) == (normal.returncode, normal.stdout)
+    assert faulty.stderr.count("ladder: warning:") == 1 and "cannot create" in faulty.stderr
+
+
+def test_pytest_outcome_is_unchanged_when_history_cannot_be_written(tmp_path):
+    args = [sys.executable, "-m", "pytest", "--ladder", "--ladder-no-cache", "-p", "no:cacheprovider", "-q"]
+    normal = subprocess.run(args, cwd=demo_copy(tmp_path / "shop"), capture_output=True, text=True)
+    broken = demo_copy(tmp_path / "broken")
+    _unwritable(broken)
+    faulty = subprocess.run(args, cwd=broken, capture_output=True, text=True)
+    assert faulty.returncode == normal.returncode == 0
+    assert normal.stdout.splitlines()[-1].split(" in ")[0] == faulty.stdout.splitlines()[-1].split(" in ")[0]
+    assert faulty.stdout.count("warning: cannot create") == 1

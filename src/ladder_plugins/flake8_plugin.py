@@ -142,6 +142,19 @@ class LadderChecker:
             return
         # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
         cls.analyzer = Analyzer.for_run(cls.settings, use_cache=use_cache, warn=_stderr_warning)
+        if cls.record and not cls.from_stdin:
+            cls._check_writable()
+
+    @classmethod
+    def _check_writable(cls) -> None:
+        """A history that cannot be written is said once, by the run's first process, not per worker."""
+        from .store import HistoryStore
+
+        problem = HistoryStore(cls.settings).writable_problem()
+        if problem:
+            cls.record = False
+            if os.environ.get(_OWNER_ENV) in (None, str(os.getpid())):
+                _stderr_warning(problem)
 
     def run(self) -> Iterator[Error]:
         if not self.enabled:

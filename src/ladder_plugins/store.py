@@ -255,6 +255,18 @@ class HistoryStore:
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
+    def writable_problem(self) -> Optional[str]:
+        """Why this history cannot be written (checked up front, without a warning), or ``None``."""
+        reason = self.unsafe_reason()
+        if reason:
+            return reason
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
+        except OSError as exc:
+            return f"cannot create {self.log}: {exc.strerror or exc}; history not recorded"
+        return None
+
     def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> int:
         """Append under the lock without reloading the summary (it catches up on its next load).
 
