@@ -18,8 +18,6 @@ __all__ = [
     "GATE",
     "SUPPRESSION",
     "CONFIGURATION",
-    "rule_by_code",
-    "rule_by_key",
     "lookup",
 ]
 
@@ -196,16 +194,6 @@ SUPPRESSION = _BUILTIN[1]
 #: Built-in rules by code, in catalogue order (plugins add theirs at run time).
 RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE,)})
 _BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in RULES.values()})
-
-
-def rule_by_code(code: str) -> Rule:
-    """The built-in rule with this code; ``KeyError`` if there is none."""
-    return RULES[code.upper()]
-
-
-def rule_by_key(key: str) -> Rule:
-    """The built-in rule with this key; ``KeyError`` if there is none."""
-    return _BY_KEY[key]
 
 
 def lookup(name: str) -> Optional[Rule]:

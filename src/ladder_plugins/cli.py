@@ -311,10 +311,10 @@ def _cmd_suppress(args: argparse.Namespace) -> int:
 
 
 def _rule(name: str) -> Any:
-    from .explain import _find
+    from .explain import find_rule
     from .plugins import known_rules
 
-    return _find(name, known_rules())
+    return find_rule(name, known_rules())
 
 
 def _history_stats(store: Any, args: argparse.Namespace) -> None:

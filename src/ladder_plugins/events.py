@@ -20,7 +20,6 @@ __all__ = ["SCHEMA_VERSION", "SEVERITIES", "Event", "events_from_violations", "e
 
 SCHEMA_VERSION = 1
 SEVERITIES = ("yellow", "red", "gate-fail")
-TOOLS = ("flake8", "pytest", "cli")
 
 
 class NewerSchema(ValueError):

@@ -13,10 +13,10 @@ from typing import Optional, Sequence
 from .catalogue import ROLES, Rule
 from .errors import LadderError
 
-__all__ = ["explain"]
+__all__ = ["explain", "find_rule", "rule_list"]
 
 
-def _find(name: str, rules: Sequence[Rule]) -> Rule:
+def find_rule(name: str, rules: Sequence[Rule]) -> Rule:
     for rule in rules:
         if name.upper() == rule.code or name == rule.key:
             return rule
@@ -51,7 +51,7 @@ def _limits(rule: Rule, settings: Optional[object]) -> list[str]:
 
 
 def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None) -> str:
-    rule = _find(name, rules)
+    rule = find_rule(name, rules)
     lines = [f"{rule.code} {rule.key} ({rule.family}, {rule.scope}, source: {rule.source})", "",
              rule.summary, ""]
     if rule.kind in ("max", "min"):
