@@ -35,7 +35,7 @@ from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
 from .runinfo import format_timestamp
 
-__all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
+__all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats", "outside_root"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
@@ -68,6 +68,11 @@ class StoreStats:
     newer_schema: bool
     fingerprints: int
     folded_fingerprints: int
+
+
+def outside_root(path: Path, root: Path) -> str:
+    """The one wording for a history location that leads out of the project (store and cache share it)."""
+    return f"{path} resolves outside the project root {root}; nothing is read or written there"
 
 
 def _newer(data: Optional[dict]) -> bool:
@@ -109,7 +114,7 @@ class HistoryStore:
         """Why the history location must not be used (a symlink leading outside the root)."""
         for path in (self.base, self.dir, self.log, self.summary_path, self.folded_path, self.lock_path):
             if (path.exists() or path.is_symlink()) and not self.inside_root(path):
-                return f"{path} resolves outside the project root {self.root}; not reading or writing history"
+                return outside_root(path, self.root)
         return None
 
     def ensure_dir(self) -> bool:
@@ -142,11 +147,17 @@ class HistoryStore:
             return data
         except (FileNotFoundError, NotADirectoryError):
             return None
-        except (ValueError, RecursionError, UnicodeDecodeError, OSError) as exc:
+        except OSError as exc:  # unreadable is not damaged: leave it where it is
+            self.warn(f"cannot read {path}: {exc.strerror or exc}; rebuilt from the log")
+            return None
+        except (ValueError, RecursionError, UnicodeDecodeError) as exc:
             self._set_aside(path, type(exc).__name__)
             return None
 
     def _set_aside(self, path: Path, why: str) -> None:
+        if not self.inside_root(path):  # never rename anything outside the project
+            self.warn(outside_root(path, self.root))
+            return
         stamp = format_timestamp(datetime.now().astimezone()).replace(":", "")
         keep_aside(path, f".damaged-{stamp}", self.warn, f"{path} ({why})", "rebuilt from the log")
 
@@ -186,9 +197,16 @@ class HistoryStore:
 
     def load(self, *, save: bool = True) -> LoadState:
         """The whole history: summary cache plus new lines, or a rebuild; saves the catch-up."""
+        reason = self.unsafe_reason()
+        if reason:
+            self.warn(reason)
+            return LoadState(Aggregate(self.track_runs), 0, 0, 0, read_only=True)
         agg, start, skipped, generation, newer = self._starting_point()
         read = self.read_log(start)
         state = LoadState(agg.add_all(read.events), read.end, skipped + read.skipped, generation, newer or read.newer)
+        if read.skipped:
+            self.warn(f"{self.log}: {read.skipped} unreadable line(s), the first at byte {read.first_skipped} "
+                      "(not an event: damaged or foreign); kept in place, not counted")
         if state.read_only:
             self._warn_newer()
         elif save and read.end != start:
@@ -209,10 +227,6 @@ class HistoryStore:
 
     def peek(self) -> Aggregate:
         """The whole history for reading only (uses the summary cache, writes nothing)."""
-        reason = self.unsafe_reason()
-        if reason:
-            self.warn(reason)
-            return Aggregate(self.track_runs)
         return self.load(save=False).aggregate
 
     def load_readonly(self) -> tuple[Aggregate, ReadResult, bool]:
@@ -254,18 +268,6 @@ class HistoryStore:
             self._atomic_write(self.summary_path, json.dumps(payload, separators=(",", ":")))
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
-
-    def writable_problem(self) -> Optional[str]:
-        """Why this history cannot be written (checked up front, without a warning), or ``None``."""
-        reason = self.unsafe_reason()
-        if reason:
-            return reason
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(self.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
-        except OSError as exc:
-            return f"cannot create {self.log}: {exc.strerror or exc}; history not recorded"
-        return None
 
     def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> int:
         """Append under the lock without reloading the summary (it catches up on its next load).
