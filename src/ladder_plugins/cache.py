@@ -53,15 +53,20 @@ class AnalysisCache:
         self._warn = warn
         self._writes = 0
         self._made: set[Path] = set()
-        self.usable = self._safe()
+        self.unsafe_reason = self._unsafe_reason()
+        self.usable = self.unsafe_reason is None
+        if self.unsafe_reason:
+            self.warn(self.unsafe_reason)
 
-    def _safe(self) -> bool:
+    def _unsafe_reason(self) -> Optional[str]:
+        """Why the cache must not be used (a symlink leading outside the root), or ``None``."""
+        from .store import outside_root
+
         for path in (self.dir.parent, self.dir):
             real = Path(os.path.realpath(path))
             if (path.exists() or path.is_symlink()) and not (real == self.root or self.root in real.parents):
-                self.warn(f"{path} resolves outside the project root; the analysis cache is not used")
-                return False
-        return True
+                return outside_root(path, self.root)
+        return None
 
     def warn(self, message: str) -> None:
         if self._warn is not None:
@@ -80,17 +85,28 @@ class AnalysisCache:
             return None
         path = self._path(key)
         try:
-            with open(path, "rb") as handle:
-                data = json.loads(handle.read())
-            if not isinstance(data, dict) or data.get("key") != key:
-                raise ValueError("not an entry for this key")
+            report = self._read(path, key)
             os.utime(path)  # recently used: evicted last
-            return data["report"]
+            return report
         except (FileNotFoundError, NotADirectoryError):
             return None
-        except (OSError, ValueError, RecursionError, KeyError) as exc:
-            self._set_aside(path, type(exc).__name__)
+        except (OSError, ValueError, RecursionError) as exc:
+            self._set_aside(path, str(exc) if isinstance(exc, ValueError) else type(exc).__name__)
             return None
+
+    def _read(self, path: Path, key: str) -> dict[str, Any]:
+        with open(path, "rb") as handle:
+            # An entry larger than the whole cache may be is not one of ours (e.g. a sparse file).
+            if os.fstat(handle.fileno()).st_size > self.max_bytes:
+                raise ValueError("larger than the cache's size bound")
+            data = json.loads(handle.read())
+        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("report"), dict):
+            raise ValueError("not an entry for this key")
+        return data["report"]
+
+    def discard(self, key: str, why: str) -> None:
+        """An entry that was read but does not fit (wrong shape or types): keep it aside, say so once."""
+        self._set_aside(self._path(key), why)
 
     def _set_aside(self, path: Path, why: str) -> None:
         keep_aside(path, ".damaged", self.warn, f"analysis cache entry {path.name} ({why})", "analysing the file again")

@@ -176,15 +176,31 @@ def _progress() -> Optional[Callable[[int, int], None]]:
     return show
 
 
-def _analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True) -> Any:
+def _write_access(args: argparse.Namespace, settings: Any, record: bool) -> tuple[Any, Any]:
+    """What this run may write (checked once, up front) and the run's say-it-once warning sink."""
+    from .cache import cache_disabled_by_env
+    from .errors import WarnOnce
+    from .writeaccess import check_write_access
+
+    warn = WarnOnce(_warn)
+    use_cache = not getattr(args, "no_cache", False) and not cache_disabled_by_env()
+    access = check_write_access(settings, record=record, cache=use_cache)
+    for message in access.warnings:
+        warn(message)
+    return access, warn
+
+
+def _analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False) -> Any:
+    """The analysis of the paths asked for, what this run may write, and its warning sink."""
     from .analysis import Analyzer
     from .discovery import default_paths
     from .parallel import default_jobs
 
+    access, warn = _write_access(args, settings, record)
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=not getattr(args, "no_cache", False), warn=_warn)
+    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=warn)
     jobs = getattr(args, "jobs", None) or default_jobs()
-    return analyzer.paths(paths, progress=_progress(), jobs=jobs)
+    return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, warn
 
 
 def _view(settings: Any) -> Any:
@@ -205,7 +221,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_metrics(args: argparse.Namespace) -> int:
     from .render import metrics_json, metrics_text
 
-    result = _analyse(args, _settings(args), hashes=False)
+    result, _, _ = _analyse(args, _settings(args), hashes=False)
     _emit(metrics_json(result) if args.format == "json" else metrics_text(result), args.output)
     return EXIT_OK
 
@@ -215,9 +231,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .runinfo import RunContext
 
     settings = _settings(args)
-    result = _analyse(args, settings)
+    result, access, warn = _analyse(args, settings, record=not args.no_record)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
-    outcome = record_run(result.violations, settings, run, record=not args.no_record, warn=_warn)
+    outcome = record_run(result.violations, settings, run, record=access.record, warn=warn)
     _emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
 
@@ -303,7 +319,8 @@ def _cmd_suppress(args: argparse.Namespace) -> int:
     settings = _settings(args)
     rule = _rule(args.rule) if args.rule else None
     hot = {h.fingerprint for h in load_view(settings, warn=_warn).hotspots}
-    plan = plan_suppressions(_analyse(args, settings), hot, rule, args.force)
+    result, _, _ = _analyse(args, settings)
+    plan = plan_suppressions(result, hot, rule, args.force)
     for refusal in plan.refused:
         print(f"ladder: refused: {refusal}", file=sys.stderr)
     sys.stdout.write("".join(apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)))

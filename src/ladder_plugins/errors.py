@@ -7,7 +7,9 @@ file, the key or the line, and say what is expected.
 
 from __future__ import annotations
 
-__all__ = ["LadderError", "ConfigError", "SourceError"]
+from typing import Callable
+
+__all__ = ["LadderError", "ConfigError", "SourceError", "WarnOnce"]
 
 
 class LadderError(Exception):
@@ -27,3 +29,20 @@ class SourceError(LadderError):
     def __init__(self, message: str, *, role: str = "app") -> None:
         super().__init__(message)
         self.role = role
+
+
+class WarnOnce:
+    """A run's warning sink that says each message once, however many parts repeat it.
+
+    The history store, the analysis cache and the write-access check can each notice
+    the same problem (a symlink leading out, a full disk); the user hears of it once.
+    """
+
+    def __init__(self, sink: Callable[[str], None]) -> None:
+        self.sink = sink
+        self.said: list[str] = []
+
+    def __call__(self, message: str) -> None:
+        if message not in self.said:
+            self.said.append(message)
+            self.sink(message)

@@ -17,7 +17,8 @@ from typing import Any, ClassVar, Iterator, Optional, Sequence
 __all__ = ["LadderChecker", "lad_selected"]
 
 Error = tuple[int, int, str, type]
-_OWNER_ENV = "LADDER_RUN_ID_OWNER"
+_OWNER_ENV = "LADDER_RUN_ID_OWNER"  # pid of the process that owns the current run
+_GENERATED_ENV = "LADDER_RUN_ID_GENERATED"  # the run id we generated (not the user's)
 _PREFIX = "LAD"
 
 
@@ -132,29 +133,42 @@ class LadderChecker:
         from .config import load_settings
         from .errors import LadderError
         from .runinfo import RUN_ID_ENV
+        from .store import HistoryStore
 
-        _claim_run_id(RUN_ID_ENV)
+        owner = _claim_run_id(RUN_ID_ENV)
         try:
             settings = load_settings(os.getcwd())
             cls.settings = settings.replace(mode=mode) if mode else settings
         except LadderError as exc:
             cls.config_error = str(exc)
             return
+        access = cls._write_access(use_cache, owner)
         # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
-        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=use_cache, warn=_stderr_warning)
-        if cls.record and not cls.from_stdin:
-            cls._check_writable()
+        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=access.cache, warn=cls._say)
+        if owner:  # forked workers inherit the history; spawned ones read the summary saved here
+            cls.history = HistoryStore(cls.settings, warn=cls._say).load(save=access.record)
 
     @classmethod
-    def _check_writable(cls) -> None:
-        """A history that cannot be written is said once, by the run's first process, not per worker."""
-        from .store import HistoryStore
+    def _write_access(cls, use_cache: bool, owner: bool) -> Any:
+        """What this run may write; a problem is said once, by the run's first process, not per worker."""
+        from .cache import cache_disabled_by_env
+        from .writeaccess import check_write_access
 
-        problem = HistoryStore(cls.settings).writable_problem()
-        if problem:
-            cls.record = False
-            if os.environ.get(_OWNER_ENV) in (None, str(os.getpid())):
-                _stderr_warning(problem)
+        access = check_write_access(cls.settings, record=cls.record and not cls.from_stdin,
+                                    cache=use_cache and not cache_disabled_by_env())
+        cls.record = access.record
+        if owner:
+            for message in access.warnings:
+                cls._say(message)
+        else:  # a spawned worker: the parent has said it
+            cls.warned.update(access.warnings)
+        return access
+
+    @classmethod
+    def _say(cls, message: str) -> None:
+        if message not in cls.warned:
+            cls.warned.add(message)
+            print(f"ladder: warning: {message}", file=sys.stderr)
 
     def run(self) -> Iterator[Error]:
         if not self.enabled:
@@ -167,7 +181,7 @@ class LadderChecker:
         try:
             errors = self._check()
         except Exception as exc:  # a bug of ours must never take flake8 down
-            self._warn(f"{self.filename}: not analysed ({type(exc).__name__}: {exc})")
+            self._say(f"{self.filename}: not analysed ({type(exc).__name__}: {exc})")
             return
         yield from errors
 
@@ -178,7 +192,7 @@ class LadderChecker:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         report = self.analyzer.source("".join(self.lines), rel, tree=tree)
         if report.skipped:
-            self._warn(f"{self.filename}: not analysed: {report.skipped}")
+            self._say(f"{self.filename}: not analysed: {report.skipped}")
             return []
         return self._errors(report, record=self.record and not self.from_stdin and inside)
 
@@ -210,22 +224,13 @@ class LadderChecker:
     def _store(self) -> Any:
         from .store import HistoryStore
 
-        return HistoryStore(self.settings, warn=self._warn)
+        return HistoryStore(self.settings, warn=self._say)
 
     def _history(self) -> Any:
         """The history as it was before this run, loaded on first use in each process."""
         if type(self).history is None:
             type(self).history = self._store().load(save=False)
         return type(self).history
-
-    def _warn(self, message: str) -> None:
-        if message not in self.warned:
-            self.warned.add(message)
-            print(f"ladder: warning: {message}", file=sys.stderr)
-
-
-def _stderr_warning(message: str) -> None:
-    print(f"ladder: warning: {message}", file=sys.stderr)
 
 
 def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
@@ -240,20 +245,22 @@ def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
     ]
 
 
-def _claim_run_id(env_name: str) -> None:
-    """One run id per flake8 invocation, inherited by its (forked or spawned) workers.
+def _claim_run_id(env_name: str) -> bool:
+    """One run id per flake8 invocation, shared by its workers; whether this process owns the run.
 
-    A user-provided ``LADDER_RUN_ID`` is kept. An id we generated earlier in this
-    same process belongs to an earlier invocation and is replaced; in a spawned
-    worker the owner is the parent, so the inherited id is kept.
+    A spawned worker (a multiprocessing child of the process that owns the run) keeps
+    the inherited id. Otherwise this process starts a run: a ``LADDER_RUN_ID`` given
+    by the user or CI is kept, an id we generated for an earlier invocation (in this
+    process or a parent) is replaced.
     """
+    import multiprocessing
     import uuid
 
-    owner = os.environ.get(_OWNER_ENV)
+    if multiprocessing.parent_process() is not None and os.environ.get(_OWNER_ENV) == str(os.getppid()):
+        return False
     current = os.environ.get(env_name)
-    if current and owner is None:
-        return  # set by the user or CI
-    if current and owner and owner != str(os.getpid()) and owner == str(os.getppid()):
-        return  # a spawned worker of the invocation that generated it
-    os.environ[env_name] = uuid.uuid4().hex
+    if not current or current == os.environ.get(_GENERATED_ENV):
+        current = uuid.uuid4().hex
+        os.environ[env_name] = os.environ[_GENERATED_ENV] = current
     os.environ[_OWNER_ENV] = str(os.getpid())
+    return True

@@ -39,6 +39,11 @@ class _State:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     outcome: Any = None
     lost_workers: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # said once, in the terminal summary
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
 
 
 _STATE = pytest.StashKey[_State]()
@@ -73,11 +78,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"ladder: {exc}") from None
 
 
-def _make_state(config: pytest.Config) -> _State:
-    from .analysis import Analyzer
+def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
+    """The session's settings (with ``--ladder-mode``) and run (the controller's run id on a worker)."""
     from .config import load_settings
     from .runinfo import RunContext
-    from .store import HistoryStore
 
     settings = load_settings(config.rootpath)
     mode = config.getoption("ladder_mode")
@@ -86,10 +90,24 @@ def _make_state(config: pytest.Config) -> _State:
     workerinput = getattr(config, "workerinput", None)
     if workerinput and workerinput.get(_RUN_ID_KEY):
         run = _with_run_id(run, workerinput[_RUN_ID_KEY])
-    history = HistoryStore(settings).peek()  # the history before this session, read once
-    record = not config.getoption("ladder_no_record")
-    analyzer = Analyzer.for_run(settings, use_cache=not config.getoption("ladder_no_cache"))
-    return _State(settings, run, analyzer, history, record, workerinput is not None)
+    return settings, run
+
+
+def _make_state(config: pytest.Config) -> _State:
+    from .analysis import Analyzer
+    from .cache import cache_disabled_by_env
+    from .store import HistoryStore
+    from .writeaccess import check_write_access
+
+    settings, run = _settings_and_run(config)
+    # Workers check too (they write cache entries) and hand their warnings to the controller.
+    access = check_write_access(settings, record=not config.getoption("ladder_no_record"),
+                                cache=not config.getoption("ladder_no_cache") and not cache_disabled_by_env())
+    is_worker = getattr(config, "workerinput", None) is not None
+    state = _State(settings, run, None, None, access.record, is_worker, warnings=list(access.warnings))
+    state.history = HistoryStore(settings, warn=state.warn).peek()  # the history before this session, read once
+    state.analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=state.warn)
+    return state
 
 
 def _with_run_id(run: Any, run_id: str) -> Any:
@@ -120,6 +138,8 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
     state.events.extend(event_from_json(json.loads(line)) for line in output[_EVENTS_KEY])
     state.skipped.extend(tuple(pair) for pair in output.get("ladder_skipped", []))
+    for message in output.get("ladder_warnings", []):
+        state.warn(message)
 
 
 def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozenset[str]]:
@@ -222,10 +242,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if state.is_worker:
         session.config.workeroutput[_EVENTS_KEY] = [e.to_json() for e in state.events]  # type: ignore[attr-defined]
         session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
+        session.config.workeroutput["ladder_warnings"] = state.warnings  # type: ignore[attr-defined]
         return
     from .recorder import record_events
 
-    state.outcome = record_events(state.events, state.settings, state.run, record=state.record)
+    state.outcome = record_events(state.events, state.settings, state.run, record=state.record, warn=state.warn)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
