@@ -275,8 +275,9 @@ class Analyzer:
             return None
         try:
             return report_from_json(entry, self.by_code)
-        except (KeyError, TypeError, ValueError):
-            return None  # written for other rules: analyse again
+        except ValueError as exc:  # damaged on disk (the key covers the rules, so not another rule set)
+            self.cache.discard(key, str(exc))
+            return None
 
     def _fresh(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
                test_names: Optional[frozenset[str]], collected: bool) -> FileReport:

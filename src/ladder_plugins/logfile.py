@@ -33,22 +33,24 @@ class ReadResult:
     end: int = 0
     skipped: int = 0
     newer: bool = False
+    first_skipped: Optional[int] = None  # byte offset of the first unreadable line, for the warning
 
 
-def decode_line(raw: bytes, result: ReadResult) -> None:
-    """Add the event on ``raw`` to ``result``, or count the line as unreadable."""
+def decode_line(raw: bytes, result: ReadResult, offset: int = 0) -> None:
+    """Add the event on ``raw`` (at byte ``offset``) to ``result``, or count the line as unreadable."""
     if not raw.strip():
         return
-    if len(raw) > MAX_LINE:
-        result.skipped += 1
-        return
     try:
+        if len(raw) > MAX_LINE:
+            raise ValueError("longer than any event")
         result.events.append(event_from_json(json.loads(raw)))
     except NewerSchema as newer:
         result.newer = True
         result.events.append(newer.args[0])
     except (ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
         result.skipped += 1
+        if result.first_skipped is None:
+            result.first_skipped = offset
 
 
 def complete_lines(handle: IO[bytes]) -> Iterator[tuple[bytes, int]]:
@@ -90,8 +92,8 @@ class EventLog:
         with handle:
             handle.seek(start)
             for raw, consumed in complete_lines(handle):
+                decode_line(raw, result, result.end)
                 result.end += consumed
-                decode_line(raw, result)
         return result
 
     def raw_lines(self) -> list[bytes]:
