@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +20,8 @@ from ladder_plugins.store import HistoryStore
 from .history_helpers import make_event, project_settings
 from .reports_helpers import demo_copy
 from .test_store import _spawn_writers
+
+FAULT_INJECTOR = Path(__file__).resolve().parent / "faults"
 
 
 @pytest.mark.slow
@@ -54,23 +61,86 @@ DAMAGE = {
     "truncated": b'{"schema_version": 1, "generation": 0, "log": {"off',
     "wrong schema": b'{"schema_version": 1, "aggregate": {"fingerprints": {"x": {"path": 3}}}}',
     "deeply nested": b"[" * 100_000 + b"]" * 100_000,
+    "oversized": None,  # a 1 GB sparse file
 }
+
+
+def _damage(path, kind):
+    """Replace ``path`` by the damage ``kind``; what the file holds afterwards (a digest for the big one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if DAMAGE[kind] is None:
+        with open(path, "wb") as handle:
+            handle.truncate(1 << 30)
+        return "sparse"
+    path.write_bytes(DAMAGE[kind])
+    return DAMAGE[kind]
+
+
+def _content(path):
+    return "sparse" if path.stat().st_size == 1 << 30 else path.read_bytes()
 
 
 @pytest.mark.parametrize("name", ["summaries.json", "folded.json"])
 @pytest.mark.parametrize("kind", sorted(DAMAGE))
-def test_damaged_cache_files_are_kept_aside_and_the_run_continues(tmp_path, name, kind):
+def test_damaged_history_caches_are_kept_aside_and_the_run_continues(tmp_path, name, kind):
     settings = project_settings(tmp_path)
     store = HistoryStore(settings)
     with store.transaction() as tx:
         tx.append([make_event(unit_hash="v1")])
-    target = store.dir / name
-    target.write_bytes(DAMAGE[kind])
+    content = _damage(store.dir / name, kind)
     fresh = HistoryStore(settings)
     state = fresh.load()
     assert state.aggregate.events == 1  # the log is the truth; the damaged cache is not needed
     kept = list(store.dir.glob(f"{name}.damaged-*"))
-    assert len(fresh.warnings) == 1 and len(kept) == 1 and kept[0].read_bytes() == DAMAGE[kind]
+    assert len(fresh.warnings) == 1 and len(kept) == 1 and _content(kept[0]) == content
+
+
+@pytest.mark.parametrize("kind", sorted(set(DAMAGE) - {"oversized"}))  # the 1 GB log: its own test below
+def test_a_damaged_log_line_is_one_warning_and_stays_where_it_is(tmp_path, kind):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    good = make_event(unit_hash="v1").to_json().encode() + b"\n"
+    store.dir.mkdir(parents=True)
+    store.log.write_bytes(good + DAMAGE[kind] + b"\n" + good.replace(b"v1", b"v2"))
+    before = store.log.read_bytes()
+    with store.transaction() as tx:
+        assert tx.history.events == 2
+        tx.append([make_event(unit_hash="v3")])
+    damaged = kind != "empty"  # an empty line is no damage
+    assert len(store.warnings) == damaged and (not damaged or f"byte {len(good)}" in store.warnings[0])
+    assert store.log.read_bytes().startswith(before)  # kept in place; the next append started a fresh line
+    assert [e.unit_hash for e in store.read_log().events] == ["v1", "v2", "v3"]
+    again = HistoryStore(settings)
+    again.load()
+    assert again.warnings == []  # said once: the summary has moved past the damaged line
+
+
+def _damage_entry(entry, kind):
+    """Damage a cache entry; also in ways JSON still parses: wrong field types, another entry's key."""
+    if kind == "wrong types":
+        data = json.loads(entry.read_text())
+        data["report"]["violations"][0]["line"] = "1; rm -rf /"
+        entry.write_text(json.dumps(data))
+    elif kind == "another key":
+        entry.write_bytes(entry.read_bytes().replace(entry.stem.encode(), b"0" * len(entry.stem)))
+    else:
+        return _damage(entry, kind)
+    return entry.read_bytes()
+
+
+@pytest.mark.parametrize("kind", sorted(DAMAGE) + ["wrong types", "another key"])
+def test_a_damaged_cache_entry_is_kept_aside_and_analysed_again(tmp_path, kind):
+    from ladder_plugins.analysis import Analyzer
+
+    settings = project_settings(tmp_path)
+    (tmp_path / "mod.py").write_text("def f(a, b, c, d, e, g):\n    return 1\n")
+    first = Analyzer.for_run(settings).paths([tmp_path / "mod.py"])
+    [entry] = (tmp_path / ".ladder" / "cache").glob("*/*.json")
+    content = _damage_entry(entry, kind)
+    warnings = []
+    assert Analyzer.for_run(settings, warn=warnings.append).paths([tmp_path / "mod.py"]) == first
+    assert len(warnings) == 1 and "damaged" in warnings[0]
+    assert _content(entry.with_name(entry.name + ".damaged")) == content
 
 
 @pytest.mark.slow
@@ -114,33 +184,149 @@ def test_hostile_file_names_cannot_reach_a_terminal_or_a_document(tmp_path, fmt)
         json.loads(done.stdout)  # JSON escapes every control character
 
 
-def _unwritable(project):
-    """A history location that cannot be created: `.ladder` is a regular file."""
-    (project / ".ladder").write_text("not a directory")
+FAULTS = ("ENOSPC", "EACCES", "EROFS")
+FRONT_ENDS = {
+    "flake8": ["-m", "flake8", "--format=%(path)s:%(row)d:%(code)s:%(text)s", "--select", "LAD", "-j", "1", "src"],
+    "flake8 -j2": ["-m", "flake8", "--format=%(path)s:%(row)d:%(code)s:%(text)s", "--select", "LAD", "-j", "2",
+                   "src"],
+    "pytest": ["-m", "pytest", "--ladder", "-p", "no:cacheprovider", "-q"],
+    "pytest -n2": ["-m", "pytest", "--ladder", "-n", "2", "-p", "no:cacheprovider", "-q"],
+    "ladder check": ["-m", "ladder_plugins", "check", "--mode", "strict"],
+}
 
 
-def test_flake8_output_is_unchanged_when_history_cannot_be_written(tmp_path):
-    from .test_flake8 import FORMAT
+def _run(project, argv, **env):
+    return subprocess.run([sys.executable, *argv], cwd=project, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "LADDER_RUN_ID": "faults", **env})
 
-    project = demo_copy(tmp_path / "shop")
-    args = [sys.executable, "-m", "flake8", FORMAT, "--select", "LAD", "--ladder-no-cache", "src"]
-    normal = subprocess.run(args, cwd=project, capture_output=True, text=True)
+
+def _checked_twins(tmp_path, *args):
+    """Two identical copies of the demo project after one ``ladder`` run (a history to read, maybe a cache)."""
+    base = demo_copy(tmp_path / "base")
+    assert _run(base, ["-m", "ladder_plugins", *args]).returncode == 0
+    return [shutil.copytree(base, tmp_path / name) for name in ("healthy", "faulty")]
+
+
+def _results(done, project):
+    """What the user sees of a run, without timings, warnings and how much was recorded where."""
+    text = (done.stdout + done.stderr).replace(str(project), "<project>")
+    lines = [re.sub(r" in [0-9.]+s", "", line) for line in text.splitlines()
+             if "warning:" not in line and "recorded" not in line]
+    return done.returncode, lines
+
+
+def _warnings(done):
+    return [line for line in (done.stdout + done.stderr).splitlines() if "warning:" in line]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.parametrize("front_end", sorted(FRONT_ENDS))
+def test_write_faults_leave_the_result_unchanged_with_one_warning(tmp_path, front_end, fault):
+    healthy, faulty = _checked_twins(tmp_path, "check", "--no-cache")
+    log = faulty / ".ladder" / "history" / "events.jsonl"
+    before = log.read_bytes()
+    normal = _run(healthy, FRONT_ENDS[front_end])
+    done = _run(faulty, FRONT_ENDS[front_end], PYTHONPATH=str(FAULT_INJECTOR),
+                LADDER_FAULT=fault, LADDER_FAULT_DIR=str(faulty / ".ladder"))
+    assert _results(done, faulty) == _results(normal, healthy)
+    assert not _warnings(normal)
+    assert len(_warnings(done)) == 1 and os.strerror(getattr(errno, fault)) in _warnings(done)[0], done.stderr
+    assert log.read_bytes() == before and "Traceback" not in done.stderr
+
+
+def _cache_entry_of(project, rel):
+    for entry in (project / ".ladder" / "cache").glob("*/*.json"):
+        if json.loads(entry.read_text())["report"]["path"] == rel:
+            return entry
+    raise AssertionError(f"no cache entry for {rel}")
+
+
+def _damage_a_history_file(project, damaged, garbage):
+    """A garbage line in the log, or a garbage summary, folded file or cache entry; the file damaged."""
+    history = project / ".ladder" / "history"
+    if damaged == "events.jsonl":
+        with open(history / damaged, "ab") as handle:
+            handle.write(garbage + b"\n")
+        return history / damaged
+    target = _cache_entry_of(project, "src/shop/pricing.py") if damaged == "cache entry" else history / damaged
+    target.write_bytes(garbage)
+    return target
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("damaged", ["events.jsonl", "summaries.json", "folded.json", "cache entry"])
+@pytest.mark.parametrize("front_end", ["flake8 -j2", "pytest -n2", "ladder check"])
+def test_a_damaged_file_through_a_front_end_is_one_warning_and_kept(tmp_path, front_end, damaged):
+    healthy, faulty = _checked_twins(tmp_path, "check")
+    garbage = DAMAGE["binary"].replace(b"\n", b"")
+    target = _damage_a_history_file(faulty, damaged, garbage)
+    normal, done = _run(healthy, FRONT_ENDS[front_end]), _run(faulty, FRONT_ENDS[front_end])
+    assert _results(done, faulty) == _results(normal, healthy)
+    assert not _warnings(normal) and len(_warnings(done)) == 1, done.stdout + done.stderr
+    if damaged == "events.jsonl":
+        assert "unreadable line" in _warnings(done)[0] and garbage in target.read_bytes()  # kept in place
+    else:
+        [kept] = target.parent.glob(target.name + ".damaged*")
+        assert "damaged; kept as" in _warnings(done)[0] and kept.read_bytes() == garbage
+
+
+def _digests(directory):
+    return {p.relative_to(directory): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def _outside_history(tmp_path):
+    """A `.ladder` with a history, outside any project: what a symlink must never reach."""
+    outside = demo_copy(tmp_path / "outside")
+    assert _run(outside, ["-m", "ladder_plugins", "check"]).returncode == 0
+    return outside / ".ladder"
+
+
+@pytest.mark.parametrize("location", ["not a directory", "symlink outside"])
+@pytest.mark.parametrize("front_end", sorted(FRONT_ENDS))
+def test_an_unusable_history_location_is_one_warning(tmp_path, front_end, location):
+    """`.ladder` is a file, or a symlink to another project's history (whose files must not change)."""
+    normal = _run(demo_copy(tmp_path / "shop"), FRONT_ENDS[front_end])
     broken = demo_copy(tmp_path / "broken")
-    _unwritable(broken)
-    faulty = subprocess.run(args, cwd=broken, capture_output=True, text=True)
-    assert (faulty.returncode, faulty.stdout) == (normal.returncode, normal.stdout)
-    assert faulty.stderr.count("ladder: warning:") == 1 and "cannot create" in faulty.stderr
+    if location == "not a directory":
+        (broken / ".ladder").write_text("not a directory")
+        expected = "Not a directory"
+    else:
+        outside = _outside_history(tmp_path)
+        before = _digests(outside)
+        (broken / ".ladder").symlink_to(outside, target_is_directory=True)
+        expected = "resolves outside the project root"
+    done = _run(broken, FRONT_ENDS[front_end])
+    assert _results(done, broken) == _results(normal, tmp_path / "shop")
+    assert len(_warnings(done)) == 1 and expected in _warnings(done)[0], done.stdout + done.stderr
+    if location == "symlink outside":
+        assert _digests(outside) == before
 
 
-def test_pytest_outcome_is_unchanged_when_history_cannot_be_written(tmp_path):
-    args = [sys.executable, "-m", "pytest", "--ladder", "--ladder-no-cache", "-p", "no:cacheprovider", "-q"]
-    normal = subprocess.run(args, cwd=demo_copy(tmp_path / "shop"), capture_output=True, text=True)
-    broken = demo_copy(tmp_path / "broken")
-    _unwritable(broken)
-    faulty = subprocess.run(args, cwd=broken, capture_output=True, text=True)
-    assert faulty.returncode == normal.returncode == 0
-    assert normal.stdout.splitlines()[-1].split(" in ")[0] == faulty.stdout.splitlines()[-1].split(" in ")[0]
-    assert faulty.stdout.count("warning: cannot create") == 1
+ESCAPES = {
+    "history_dir ..": 'history_dir = "../outside/.ladder"\n',
+    "history_dir absolute": 'history_dir = "{outside}/.ladder"\n',
+    "paths ..": 'paths = ["../outside/src"]\n',
+    "paths absolute": 'paths = ["{outside}/src"]\n',
+    "exclude ..": 'exclude = ["../outside/**"]\n',
+}
+
+
+@pytest.mark.parametrize("escape", sorted(ESCAPES))
+@pytest.mark.parametrize("front_end", ["flake8", "pytest", "ladder check"])
+def test_configured_paths_cannot_reach_outside_the_root(tmp_path, front_end, escape):
+    outside = _outside_history(tmp_path)
+    before = _digests(outside.parent)
+    project = demo_copy(tmp_path / "project")
+    (project / "pyproject.toml").write_text("[tool.ladder]\n" + ESCAPES[escape].format(outside=outside.parent))
+    done = _run(project, FRONT_ENDS[front_end])
+    output = done.stdout + done.stderr
+    key = escape.split()[0]
+    assert f"[tool.ladder] {key}" in output and ("escapes the project root" in output or "absolute path" in output)
+    assert done.returncode == {"flake8": 1, "pytest": 4, "ladder check": 2}[front_end], output
+    assert "Traceback" not in output
+    assert _digests(outside.parent) == before and not (project / ".ladder").exists()
 
 
 def _hostile_sources(root):
