@@ -7,6 +7,8 @@ import ast
 from hypothesis import HealthCheck, given, settings as hsettings
 from hypothesis import strategies as st
 
+import hypothesmith
+
 from ladder_plugins.analysis import analyze_source
 from ladder_plugins.config import load_settings
 from ladder_plugins.events import SCHEMA_VERSION, Event
@@ -59,6 +61,20 @@ def test_analysis_never_raises_on_valid_source(settings, source, path):
     assert report.skipped is None
     assert len(report.units) == 2 * source.count("\ndef f") + source.startswith("def f") * 2
     assert all(v.unit_hash for v in report.violations)
+
+
+@hsettings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(source=hypothesmith.from_grammar(), path=st.sampled_from(["src/a.py", "tests/test_a.py"]))
+def test_analysis_never_raises_on_any_grammatical_source(settings, source, path):
+    """hypothesmith writes any program Python's grammar allows: match, async, walrus, decorators, f-strings..."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # grammatical is not always parseable
+        tree = None
+    report = analyze_source(source, path, settings)  # raises nothing, whatever the source
+    assert (report.skipped is None) == (tree is not None), report.skipped
+    assert all(v.unit_hash and v.actual > v.limit for v in report.violations if v.severity == "red")
 
 
 TEXT = st.text(st.characters(blacklist_categories=["Cs"]) | st.sampled_from(["\udcff", "\x1b", "\u202e", "\n"]),
