@@ -33,3 +33,15 @@ def make_event(fp: str = "src/a.py::f::cognitive_max", *, unit_hash: str = "h1",
 def project_settings(root, extra: str = ""):
     (root / "pyproject.toml").write_text("[tool.ladder]\n" + extra)
     return load_settings(root)
+
+
+def assert_summary_consistent(root) -> None:
+    """The summary-backed history equals a full rebuild from the log (plus what pruning folded)."""
+    import json
+
+    from ladder_plugins.store import HistoryStore
+
+    store = HistoryStore(load_settings(root))
+    summary = store.load().aggregate.to_json()
+    rebuilt = store.load_readonly()[0].to_json()
+    assert store.summary_path.exists() and json.dumps(summary, sort_keys=True) == json.dumps(rebuilt, sort_keys=True)

@@ -17,7 +17,7 @@ import pytest
 from ladder_plugins.config import load_settings
 from ladder_plugins.store import HistoryStore
 
-from .history_helpers import make_event, project_settings
+from .history_helpers import assert_summary_consistent, make_event, project_settings
 from .reports_helpers import demo_copy
 from .test_store import _spawn_writers
 
@@ -53,6 +53,7 @@ def test_two_concurrent_xdist_sessions_record_each_violation_once(tmp_path):
     per_run = [sorted(e["fingerprint"] for e in events if e["run_id"] == f"session-{n}") for n in range(2)]
     assert len(per_run[0]) == 10 and per_run[0] == per_run[1]
     assert HistoryStore(load_settings(project)).load().aggregate.events == len(events) == 20
+    assert_summary_consistent(project)
 
 
 DAMAGE = {

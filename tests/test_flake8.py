@@ -13,6 +13,7 @@ import textwrap
 import pytest
 
 from .conftest import FIXTURES
+from .history_helpers import assert_summary_consistent
 from .snippets import VIOLATING
 
 FORMAT = "--format=%(path)s:%(row)d:%(code)s:%(text)s"
@@ -166,6 +167,7 @@ def test_parallel_workers_record_each_violation_once_with_one_run_id(annotated, 
     assert sorted((e["path"], e["line"], lookup(e["rule_key"]).code) for e in recorded if e["severity"] == "red") == shown
     assert len({e["run_id"] for e in recorded}) == 1
     assert len(shown) == 5 * len(expected_errors(annotated / "rules.py"))
+    assert_summary_consistent(annotated)
 
 
 def test_two_invocations_in_one_process_get_two_run_ids(annotated):
