@@ -275,8 +275,8 @@ class Analyzer:
             return None
         try:
             return report_from_json(entry, self.by_code)
-        except ValueError as exc:  # damaged on disk (the key covers the rules, so not another rule set)
-            self.cache.discard(key, str(exc))
+        except (KeyError, TypeError, ValueError) as exc:  # the key covers the rules: this is damage
+            self.cache.discard(key, f"unexpected content: {type(exc).__name__}")
             return None
 
     def _fresh(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],

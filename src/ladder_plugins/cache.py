@@ -6,7 +6,9 @@ Python versions, the loaded plugins, and what the test runner collected: a chang
 in any of them is a miss; touching the file's mtime alone is a hit. Entries are
 written atomically (temporary file, then rename), so concurrent readers and
 writers never see half an entry. The cache is bounded (oldest entries evicted);
-a damaged entry is one warning, kept aside as ``*.damaged``, and analysed again.
+a damaged entry (one that does not parse, or whose report does not match the
+digest in its header line) is one warning, kept aside as ``*.damaged``, and the
+file is analysed again.
 ``LADDER_NO_CACHE=1`` or the front ends' ``--no-cache`` options bypass it.
 """
 
@@ -20,12 +22,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from .aside import keep_aside
+from .writeaccess import make_dirs
 
 __all__ = ["AnalysisCache", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
 
 DEFAULT_MAX_MB = 100
 _EVICT_EVERY = 500  # writes between size checks in one process
 NO_CACHE_ENV = "LADDER_NO_CACHE"
+_FORMAT = "entry-2"  # a header line with the report's digest, then the report
 
 
 def cache_disabled_by_env(environ: Optional[Mapping[str, str]] = None) -> bool:
@@ -33,11 +37,35 @@ def cache_disabled_by_env(environ: Optional[Mapping[str, str]] = None) -> bool:
     return value.strip().lower() not in ("", "0", "false", "no")
 
 
+def _digest(body: bytes) -> str:
+    return hashlib.blake2b(body, digest_size=16).hexdigest()
+
+
+def _encode(key: str, report: dict[str, Any]) -> bytes:
+    """An entry: a header line (its key and the digest of the report), then the report's JSON."""
+    body = json.dumps(report, separators=(",", ":")).encode("utf-8")
+    return json.dumps({"key": key, "digest": _digest(body)}).encode() + b"\n" + body
+
+
+def _decode(data: bytes, key: str) -> dict[str, Any]:
+    """The report of an entry; ``ValueError`` saying why when it is not a whole entry for ``key``."""
+    head, _, body = data.partition(b"\n")
+    header = json.loads(head)
+    if not isinstance(header, dict) or header.get("key") != key:
+        raise ValueError("not an entry for this key")
+    if header.get("digest") != _digest(body):
+        raise ValueError("its report does not match its digest")
+    report = json.loads(body)
+    if not isinstance(report, dict):
+        raise ValueError("not a report")
+    return report
+
+
 def _context(settings: Any, plugins: Sequence[str]) -> str:
-    """Everything besides the file that changes its results."""
+    """Everything besides the file that changes its results (and the entry format)."""
     from . import __version__
 
-    parts = [__version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(), *sorted(plugins)]
+    parts = [_FORMAT, __version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(), *sorted(plugins)]
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -99,10 +127,7 @@ class AnalysisCache:
             # An entry larger than the whole cache may be is not one of ours (e.g. a sparse file).
             if os.fstat(handle.fileno()).st_size > self.max_bytes:
                 raise ValueError("larger than the cache's size bound")
-            data = json.loads(handle.read())
-        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("report"), dict):
-            raise ValueError("not an entry for this key")
-        return data["report"]
+            return _decode(handle.read(), key)
 
     def discard(self, key: str, why: str) -> None:
         """An entry that was read but does not fit (wrong shape or types): keep it aside, say so once."""
@@ -119,10 +144,10 @@ class AnalysisCache:
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             if path.parent not in self._made:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                make_dirs(self.dir.parent, path.parent)
                 self._made.add(path.parent)
-            with open(temp, "w", encoding="utf-8") as handle:
-                handle.write(json.dumps({"key": key, "report": report}, separators=(",", ":")))
+            with open(temp, "wb") as handle:
+                handle.write(_encode(key, report))
             os.replace(temp, path)
         except OSError as exc:
             self.usable = False  # e.g. a read-only checkout: analyse without caching, say it once

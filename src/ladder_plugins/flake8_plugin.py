@@ -218,7 +218,10 @@ class LadderChecker:
         events = events_from_violations(report.violations, run)
         gate = decide(run.mode, events, history.aggregate, settings, run.now)
         if record and not history.read_only:
-            self._store().append_events(events + gate_events(gate), oldest=history.aggregate.oldest, now=run.now)
+            written = self._store().append_events(events + gate_events(gate), oldest=history.aggregate.oldest,
+                                                  now=run.now)
+            if written is None:  # said once; this process records nothing more (no 2 s wait per file)
+                type(self).record = False
         return events, gate
 
     def _store(self) -> Any:

@@ -34,6 +34,7 @@ from .logfile import EventLog, ReadResult
 from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
 from .runinfo import format_timestamp
+from .writeaccess import make_dirs
 
 __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats", "outside_root"]
 
@@ -106,6 +107,11 @@ class HistoryStore:
             if self._warn is not None:
                 self._warn(message)
 
+    def locked(self, consequence: str) -> str:
+        """The one wording for giving up on a lock another process holds."""
+        return (f"history is locked by another process ({self.lock_path}) for more than "
+                f"{self.lock_timeout:g} s; {consequence}")
+
     def inside_root(self, path: Path) -> bool:
         real = Path(os.path.realpath(path))
         return real == self.root or self.root in real.parents
@@ -123,10 +129,7 @@ class HistoryStore:
             self.warn(reason)
             return False
         try:
-            created = not self.base.exists()
-            self.dir.mkdir(parents=True, exist_ok=True)
-            if created:
-                (self.base / ".gitignore").write_text("# created by ladder-plugins\n*\n")
+            make_dirs(self.base, self.dir)
         except OSError as exc:
             self.warn(f"cannot create {self.dir}: {exc.strerror or exc}; history not recorded")
             return False
@@ -269,17 +272,21 @@ class HistoryStore:
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
-    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> int:
+    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> Optional[int]:
         """Append under the lock without reloading the summary (it catches up on its next load).
 
         For front ends that record file by file from many processes (flake8 workers):
         the history was read once, before the run; this only adds lines. Pruning still
         happens on write, under the lock, once the size cap or retention calls for it.
+        Returns how many events were written, or ``None`` when it gave up (with one
+        warning): a caller recording file by file should stop trying.
         """
         from filelock import FileLock, Timeout
 
-        if not events or not self.ensure_dir():
+        if not events:
             return 0
+        if not self.ensure_dir():
+            return None
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
                 self.log_file.append(events)
@@ -287,12 +294,11 @@ class HistoryStore:
                         oldest is not None and oldest < cutoff(self.settings, now)):
                     self.prune(self.load(), now)
         except Timeout:
-            self.warn(f"history is locked by another process ({self.lock_path}) for more than "
-                      f"{self.lock_timeout:g} s; this file's events were not recorded")
-            return 0
+            self.warn(self.locked("this process records nothing more"))
+            return None
         except OSError as exc:
-            self.warn(f"cannot write {self.log}: {exc.strerror or exc}; this file's events were not recorded")
-            return 0
+            self.warn(f"cannot write {self.log}: {exc.strerror or exc}; this process records nothing more")
+            return None
         return len(events)
 
     def transaction(self) -> "Transaction":
@@ -409,8 +415,7 @@ class Transaction:
         try:
             lock.acquire()
         except Timeout:
-            return self._fallback(f"history is locked by another process ({store.lock_path}) for more than "
-                                  f"{store.lock_timeout:g} s; this run was not recorded")
+            return self._fallback(store.locked("this run was not recorded"))
         except OSError as exc:
             return self._fallback(f"cannot lock {store.lock_path}: {exc.strerror or exc}; this run was not recorded")
         self._lock = lock

@@ -15,11 +15,13 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .config import Settings
 
-__all__ = ["WriteAccess", "check_write_access", "no_space"]
+__all__ = ["WriteAccess", "check_write_access", "make_dirs", "no_space"]
+
+_GITIGNORE = "# created by ladder-plugins: history and cache are local to this checkout\n*\n"
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,19 @@ class WriteAccess:
     record: bool
     cache: bool
     warnings: tuple[str, ...] = ()
+
+
+def make_dirs(base: Path, directory: Path) -> None:
+    """Create ``directory`` (inside ``base``); a ``base`` created here gets a ``.gitignore``.
+
+    The one way directories under ``history_dir`` are made, so whichever part of a
+    run comes first (the write-access check, the cache, the store), the history and
+    the cache are not committed by accident.
+    """
+    created = not base.exists()
+    directory.mkdir(parents=True, exist_ok=True)
+    if created:
+        (base / ".gitignore").write_text(_GITIGNORE)
 
 
 def no_space(directory: Path) -> Optional[str]:
@@ -50,7 +65,7 @@ def no_space(directory: Path) -> Optional[str]:
     return os.strerror(errno.ENOSPC) if st.f_blocks and not free else None
 
 
-def _probe(directory: Path, files: Sequence[Path]) -> Optional[str]:
+def _probe(base: Path, directory: Path, files: Sequence[Path]) -> Optional[str]:
     """Why nothing can be written in ``directory`` (created if missing), or ``None``.
 
     ``files`` are opened for appending (created empty if missing: the log and the
@@ -58,7 +73,7 @@ def _probe(directory: Path, files: Sequence[Path]) -> Optional[str]:
     is created and removed again.
     """
     try:
-        directory.mkdir(parents=True, exist_ok=True)
+        make_dirs(base, directory)
         for path in files:
             os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644))
         if not files:
@@ -81,7 +96,7 @@ class _Problem:
 def _found(unsafe: Optional[str], directory: Path, files: Sequence[Path]) -> Optional[_Problem]:
     if unsafe:
         return _Problem(message=unsafe)
-    reason = _probe(directory, files)
+    reason = _probe(directory.parent, directory, files)
     return _Problem(reason=reason) if reason else None
 
 
@@ -89,7 +104,20 @@ def _history_problem(settings: Settings) -> Optional[_Problem]:
     from .store import HistoryStore
 
     store = HistoryStore(settings)
-    return _found(store.unsafe_reason(), store.dir, [store.log, store.lock_path])
+    return _found(store.unsafe_reason(), store.dir, [store.log, store.lock_path]) or _lock_problem(store)
+
+
+def _lock_problem(store: Any) -> Optional[_Problem]:
+    """A lock another process keeps (a hung run): give up once, here, not in every worker for every file."""
+    from filelock import FileLock, Timeout
+
+    try:
+        with FileLock(str(store.lock_path), timeout=store.lock_timeout):
+            return None
+    except Timeout:
+        return _Problem(message=store.locked("history not recorded"))
+    except OSError as exc:
+        return _Problem(reason=exc.strerror or str(exc))
 
 
 def _cache_problem(settings: Settings) -> Optional[_Problem]:
