@@ -119,9 +119,10 @@ def test_a_damaged_log_line_is_one_warning_and_stays_where_it_is(tmp_path, kind)
 def _damage_entry(entry, kind):
     """Damage a cache entry; also in ways JSON still parses: wrong field types, another entry's key."""
     if kind == "wrong types":
-        data = json.loads(entry.read_text())
-        data["report"]["violations"][0]["line"] = "1; rm -rf /"
-        entry.write_text(json.dumps(data))
+        head, _, body = entry.read_bytes().partition(b"\n")
+        report = json.loads(body)
+        report["violations"][0]["line"] = "1; rm -rf /"
+        entry.write_bytes(head + b"\n" + json.dumps(report).encode())
     elif kind == "another key":
         entry.write_bytes(entry.read_bytes().replace(entry.stem.encode(), b"0" * len(entry.stem)))
     else:
@@ -211,6 +212,7 @@ def _checked_twins(tmp_path, *args):
 def _results(done, project):
     """What the user sees of a run, without timings, warnings and how much was recorded where."""
     text = (done.stdout + done.stderr).replace(str(project), "<project>")
+    text = re.sub(r"patterns in the history:\n(  .*\n)*", "", text)  # the history after recording, or not
     lines = [re.sub(r" in [0-9.]+s", "", line) for line in text.splitlines()
              if "warning:" not in line and "recorded" not in line]
     return done.returncode, lines
@@ -238,7 +240,7 @@ def test_write_faults_leave_the_result_unchanged_with_one_warning(tmp_path, fron
 
 def _cache_entry_of(project, rel):
     for entry in (project / ".ladder" / "cache").glob("*/*.json"):
-        if json.loads(entry.read_text())["report"]["path"] == rel:
+        if json.loads(entry.read_bytes().partition(b"\n")[2])["path"] == rel:
             return entry
     raise AssertionError(f"no cache entry for {rel}")
 
@@ -270,6 +272,66 @@ def test_a_damaged_file_through_a_front_end_is_one_warning_and_kept(tmp_path, fr
     else:
         [kept] = target.parent.glob(target.name + ".damaged*")
         assert "damaged; kept as" in _warnings(done)[0] and kept.read_bytes() == garbage
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("front_end", ["flake8 -j2", "pytest -n2", "ladder check"])
+def test_a_lock_held_for_30_seconds_is_one_warning_and_no_wait_per_file(tmp_path, front_end):
+    from .test_store import HOLDER
+
+    healthy, faulty = _checked_twins(tmp_path, "check")
+    for project in (healthy, faulty):  # 40 files: a 2 s wait per file would take far longer than the timeout
+        pricing = project / "src" / "shop" / "pricing.py"
+        for n in range(40):
+            shutil.copy(pricing, pricing.with_name(f"pricing{n}.py"))
+    lock = faulty / ".ladder" / "history" / "events.lock"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(lock)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run([sys.executable, *FRONT_ENDS[front_end]], cwd=faulty, capture_output=True, text=True,
+                              timeout=25, env={**os.environ, "LADDER_RUN_ID": "faults"})  # below the holder's 30 s
+    finally:
+        holder.kill()
+        holder.wait()
+    assert _results(done, faulty) == _results(_run(healthy, FRONT_ENDS[front_end]), healthy)
+    assert len(_warnings(done)) == 1 and "locked by another process" in _warnings(done)[0], done.stderr
+
+
+STATE_FILES = {  # every file the suite keeps under .ladder, and the test that damages it
+    ".gitignore": "never read",
+    "history/events.jsonl": "test_a_damaged_log_line_is_one_warning_and_stays_where_it_is",
+    "history/summaries.json": "test_damaged_history_caches_are_kept_aside_and_the_run_continues",
+    "history/folded.json": "test_damaged_history_caches_are_kept_aside_and_the_run_continues",
+    "history/events.lock": "below: its content is never read",
+    "cache/*/*.json": "test_a_damaged_cache_entry_is_kept_aside_and_analysed_again",
+}
+
+
+def _state_files(project):
+    return sorted(p.relative_to(project / ".ladder").as_posix() for p in (project / ".ladder").rglob("*")
+                  if p.is_file())
+
+
+def _kind_of(name):
+    import fnmatch
+
+    return next((kind for kind in STATE_FILES if fnmatch.fnmatch(name, kind)), None)
+
+
+@pytest.mark.slow
+def test_every_state_file_is_covered_by_the_damage_tests(tmp_path):
+    """A new kind of state file (say, the feedback tracker's) fails here until its damage is tested."""
+    project = demo_copy(tmp_path / "shop")
+    assert _run(project, ["-m", "ladder_plugins", "check"], LADDER_NOW="2026-01-05T09:00:00Z").returncode == 0
+    for front_end in ("flake8 -j2", "pytest -n2", "ladder check"):
+        _run(project, FRONT_ENDS[front_end])
+    assert _run(project, ["-m", "ladder_plugins", "history", "prune"]).returncode == 0  # folds January away
+    kinds = {name: _kind_of(name) for name in _state_files(project)}
+    assert [name for name, kind in kinds.items() if kind is None] == []  # a new kind of file: test its damage
+    assert set(kinds.values()) == set(STATE_FILES)
+    (project / ".ladder" / "history" / "events.lock").write_bytes(DAMAGE["binary"])
+    done = _run(project, FRONT_ENDS["ladder check"])
+    assert done.returncode == 1 and not _warnings(done)  # the lock file's content is never read
 
 
 def _digests(directory):
