@@ -399,12 +399,15 @@ def _hostile_sources(root):
     (root / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n')
     (src / "brackets.py").write_text("x = " + "(" * 300 + "1" + ")" * 300 + "\n")
     (src / "terms.py").write_text("def f(x):\n    return " + " + ".join(["x"] * 2000) + "\n")
+    (src / "terms5000.py").write_text("x = " + "+".join(["1"] * 5000) + "\n")  # beyond ast.parse itself
+    (src / "blocks.py").write_text("def f(x):\n" + "".join("    " * d + "if x:\n" for d in range(1, 91))
+                                   + "    " * 91 + "pass\n")
     (src / "big.py").write_text("".join(f"def f{n}(a, b):\n    return a + b * {n}\n\n\n" for n in range(250_000)))
     (src / "utf8.py").write_bytes(b"x = '\xff\xfe'\n")
     (src / "nul.py").write_bytes(b"x = 1\x00\n")
     (src / "bom.py").write_bytes(b"\xef\xbb\xbfdef f(a, b, c, d, e, g):\n    return 1\n")
     (src / "latin.py").write_bytes("# -*- coding: latin-1 -*-\ndef f(a, b, c, d, e, g):\n    return 'é'\n".encode("latin-1"))
-    return ["src/big.py", "src/bom.py", "src/latin.py"]
+    return ["src/big.py", "src/blocks.py", "src/bom.py", "src/latin.py"]
 
 
 def _limited():
@@ -420,7 +423,8 @@ def test_hostile_source_is_bounded_and_never_crashes_a_front_end(tmp_path, front
     assert (tmp_path / "src" / "big.py").stat().st_size > 10_000_000
     argv = {
         "ladder": [sys.executable, "-m", "ladder_plugins", "check", "--no-record", "--mode", "strict"],
-        "pytest": [sys.executable, "-m", "pytest", "--ladder", "--ladder-no-record", "-p", "no:cacheprovider", "-rs"],
+        "pytest": [sys.executable, "-m", "pytest", "--ladder", "--ladder-mode", "strict", "--ladder-no-record", "-p",
+                   "no:cacheprovider", "-rs"],
         "flake8": [sys.executable, "-m", "flake8", "--select", "LAD", "--ladder-no-record", *flake8_safe],
     }[front_end]
     done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=600, preexec_fn=_limited)
@@ -428,6 +432,8 @@ def test_hostile_source_is_bounded_and_never_crashes_a_front_end(tmp_path, front
     assert "Traceback" not in output and "INTERNALERROR" not in output
     assert done.returncode in (0, 1), output[-2000:]
     if front_end != "flake8":
-        for name, reason in (("brackets", "syntax error"), ("utf8", "cannot be decoded"), ("nul", "NUL byte")):
+        for name, reason in (("brackets", "syntax error"), ("utf8", "cannot be decoded"), ("nul", "NUL byte"),
+                             ("terms5000", "too deeply nested")):
             assert f"src/{name}.py" in output and reason in output
+    assert "nesting depth of 'f' is 90" in output  # 90 nested blocks analysed by every front end
     assert "LAD105" in output or "number of parameters" in output  # the BOM and latin-1 files were analysed
