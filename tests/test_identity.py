@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 from ladder_plugins.analysis import analyze_source
 from ladder_plugins.identity import fingerprint, unit_hash
@@ -89,3 +90,16 @@ def test_file_versions_ignore_blank_and_comment_lines_but_not_code():
     base = ["import os", "", "x = 1"]
     assert file_hash(base) == file_hash(["# header", "import os   ", "", "", "    # note", "x = 1"])
     assert file_hash(base) != file_hash(["import os", "x = 2"])
+
+
+def test_the_fast_rendering_equals_the_iterative_one_on_real_and_deep_code():
+    """Unit hashes must not change with the rendering that computes them (stored histories rely on them)."""
+    from ladder_plugins.identity import _fast_tokens, _tokens
+
+    stdlib = Path(ast.__file__).parent
+    units = [node for path in sorted(stdlib.glob("*.py"))[:80] for node in ast.walk(ast.parse(path.read_bytes()))
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    assert len(units) > 1000
+    assert all(_fast_tokens(node) == _tokens(node) for node in units)
+    deep = ast.parse("def f(x):\n    return " + " + ".join(["x"] * 2000) + "\n").body[0]
+    assert _fast_tokens(deep) == _tokens(deep)  # past the recursion limit: the iterative fallback

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from types import MappingProxyType
 from typing import Optional
 
 __all__ = ["fingerprint", "unit_hash", "file_hash"]
@@ -72,13 +73,56 @@ def _tokens(root: ast.AST) -> list[str]:
     return out
 
 
+def _own_fields(cls: type) -> tuple[str, ...]:
+    return tuple(name for name in getattr(cls, "_fields", ()) if name not in _SKIPPED)
+
+
+# The hashed fields of every node type, worked out once (the ast module's classes do not change).
+_FIELDS = MappingProxyType({
+    cls: _own_fields(cls) for cls in vars(ast).values() if isinstance(cls, type) and issubclass(cls, ast.AST)
+})
+
+
+def _emit_value(value: object, out: list[str]) -> None:
+    if isinstance(value, ast.AST):
+        _emit(value, out)
+    elif type(value) is list:
+        out.append("[")
+        for item in value:
+            _emit_value(item, out)
+        out.append("]")
+    else:
+        out.append(repr(value))
+
+
+def _emit(node: ast.AST, out: list[str], body: Optional[list[ast.AST]] = None) -> None:
+    """The same rendering as :func:`_tokens`, recursively: about twice as fast on ordinary code."""
+    cls = type(node)
+    fields = _FIELDS.get(cls)
+    out.append(cls.__name__)
+    out.append("(")
+    for name in _own_fields(cls) if fields is None else fields:
+        _emit_value(body if body is not None and name == "body" else getattr(node, name, None), out)
+    out.append(")")
+
+
+def _fast_tokens(root: ast.AST) -> list[str]:
+    out: list[str] = []
+    try:
+        _emit(root, out, _without_docstring(root))
+    except RecursionError:  # deeply nested code: the iterative rendering has no depth limit
+        return _tokens(root)
+    return out
+
+
 def unit_hash(node: ast.AST) -> str:
     """A hash of the node's code, independent of formatting, comments, position, docstring.
 
     Field order is fixed by the node types, so the flat rendering is unambiguous; it is
-    hashed once. Iterative: deeply nested code cannot raise RecursionError.
+    hashed once. Deeply nested code falls back to an iterative rendering of the same
+    tokens, so it cannot raise RecursionError.
     """
-    text = "\x1f".join(_tokens(node))
+    text = "\x1f".join(_fast_tokens(node))
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
