@@ -96,12 +96,20 @@ class EventLog:
                 result.end += consumed
         return result
 
-    def raw_lines(self) -> list[bytes]:
-        try:
-            with self.open_read() as handle:
-                return [raw for raw, _ in complete_lines(handle)]
-        except OSError:
-            return []
+    def copy_ranges(self, ranges: Sequence[tuple[int, int]], target: Path) -> None:
+        """Append byte ranges of this log to ``target`` (created if missing), in bounded chunks."""
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o644)
+        with self.open_read() as source, os.fdopen(fd, "ab") as sink:
+            for offset, length in ranges:
+                source.seek(offset)
+                while length > 0:
+                    chunk = source.read(min(length, _CHUNK))
+                    if not chunk:
+                        break
+                    sink.write(chunk)
+                    length -= len(chunk)
+            sink.flush()
+            os.fsync(sink.fileno())  # before the log is rewritten without them
 
     def head(self) -> str:
         """A digest of the first line: changes when the log is rewritten, not when appended."""

@@ -3,13 +3,16 @@
 Events older than retention leave the log; when what remains exceeds the size cap,
 whole days, oldest first, leave it too, down to 80 % of the cap, never the newest
 day. Everything that leaves is folded into an :class:`Aggregate`, the same structure
-recurrence reads, so recurrence results do not change. Unreadable lines stay.
+recurrence reads, so recurrence results do not change. Unreadable lines leave the
+log too, but are not folded: the store keeps the old log whole under another name.
+The plan holds events, and only the position of unreadable content, so a log full
+of garbage (say, a gigabyte of NULs) costs no more memory than its events.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Collection, Optional, Sequence
+from typing import Collection, Iterable, Optional, Sequence
 
 from .aggregate import Aggregate
 from .events import Event
@@ -17,13 +20,14 @@ from .logfile import ReadResult, decode_line
 
 __all__ = ["PrunePlan", "plan_prune"]
 
-Entry = tuple[Optional[Event], bytes]
+Entry = tuple[Optional[Event], bytes, int, int]  # event (None: unreadable), its line, offset, length
 
 
 @dataclass(frozen=True)
 class PrunePlan:
     keep: tuple[bytes, ...]
     folded: Aggregate
+    unreadable: tuple[tuple[int, int], ...] = ()  # (offset, length) of each unreadable line in the log
 
 
 def _decode(raw: bytes) -> tuple[Optional[Event], bool]:
@@ -33,7 +37,7 @@ def _decode(raw: bytes) -> tuple[Optional[Event], bool]:
 
 
 def _size(entries: Sequence[Entry]) -> int:
-    return sum(len(raw) + 1 for _, raw in entries)
+    return sum(length for _, _, _, length in entries)
 
 
 def _days_to_fold(entries: Sequence[Entry], cap: int) -> set[str]:
@@ -41,9 +45,9 @@ def _days_to_fold(entries: Sequence[Entry], cap: int) -> set[str]:
     if _size(entries) <= cap:
         return set()
     sizes: dict[str, int] = {}
-    for event, raw in entries:
+    for event, _, _, length in entries:
         if event is not None:
-            sizes[event.day] = sizes.get(event.day, 0) + len(raw) + 1
+            sizes[event.day] = sizes.get(event.day, 0) + length
     total, target = _size(entries), int(cap * 0.8)
     leaving: set[str] = set()
     for day in sorted(sizes)[:-1]:
@@ -58,31 +62,38 @@ def _leaves(event: Optional[Event], cutoff: str, days: Collection[str]) -> bool:
     return event is not None and (event.timestamp < cutoff or event.day in days)
 
 
-def _decode_all(lines: Sequence[bytes]) -> Optional[list[Entry]]:
+def _decode_all(lines: Iterable[tuple[bytes, int]]) -> Optional[list[Entry]]:
+    """Entries for (line, bytes consumed) pairs; an unreadable line's bytes are not kept."""
     entries: list[Entry] = []
-    for raw in lines:
+    offset = 0
+    for raw, consumed in lines:
         event, newer = _decode(raw)
         if newer:
             return None
-        entries.append((event, raw))
+        if event is not None or raw.strip():
+            entries.append((event, raw if event is not None else b"", offset, consumed))
+        offset += consumed
     return entries
 
 
 def _split(entries: Sequence[Entry], cutoff: str, days: Collection[str], track_runs: bool) -> PrunePlan:
     keep: list[bytes] = []
     leaving: list[Event] = []
-    for event, raw in entries:
-        if event is not None and _leaves(event, cutoff, days):
+    unreadable: list[tuple[int, int]] = []
+    for event, raw, offset, length in entries:
+        if event is None:
+            unreadable.append((offset, length))
+        elif _leaves(event, cutoff, days):
             leaving.append(event)
-        elif raw.strip():
+        else:
             keep.append(raw)
-    return PrunePlan(tuple(keep), Aggregate(track_runs).add_all(leaving))
+    return PrunePlan(tuple(keep), Aggregate(track_runs).add_all(leaving), tuple(unreadable))
 
 
-def plan_prune(lines: Sequence[bytes], cutoff: str, cap: int, track_runs: bool) -> Optional[PrunePlan]:
-    """What to keep and what to fold; ``None`` when a line is of a newer schema (never rewrite)."""
+def plan_prune(lines: Iterable[tuple[bytes, int]], cutoff: str, cap: int, track_runs: bool) -> Optional[PrunePlan]:
+    """What to keep, fold and move aside; ``None`` when a line is of a newer schema (never rewrite)."""
     entries = _decode_all(lines)
     if entries is None:
         return None
-    current = [(e, raw) for e, raw in entries if not _leaves(e, cutoff, ())]
+    current = [entry for entry in entries if entry[0] is not None and not _leaves(entry[0], cutoff, ())]
     return _split(entries, cutoff, _days_to_fold(current, cap), track_runs)

@@ -30,7 +30,7 @@ from .aside import keep_aside
 from .config import Settings
 from .errors import LadderError
 from .events import SCHEMA_VERSION, Event
-from .logfile import EventLog, ReadResult
+from .logfile import EventLog, ReadResult, complete_lines
 from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
 from .runinfo import format_timestamp
@@ -76,6 +76,11 @@ def outside_root(path: Path, root: Path) -> str:
     return f"{path} resolves outside the project root {root}; nothing is read or written there"
 
 
+def _damaged_suffix() -> str:
+    """``.damaged-<local time>``: what a damaged file is renamed to, so it is kept, never deleted."""
+    return ".damaged-" + format_timestamp(datetime.now().astimezone()).replace(":", "")
+
+
 def _newer(data: Optional[dict]) -> bool:
     return bool(data) and int(data.get("schema_version", 1)) > SCHEMA_VERSION  # type: ignore[union-attr]
 
@@ -90,14 +95,25 @@ class HistoryStore:
         self.base = settings.root / settings.history_dir
         self.dir = self.base / "history"
         self.log = self.dir / LOG_NAME
-        self.summary_path = self.dir / SUMMARY_NAME
-        self.folded_path = self.dir / FOLDED_NAME
-        self.lock_path = self.dir / LOCK_NAME
         self.lock_timeout = lock_timeout
         self.warnings: list[str] = []
         self._warn = warn
         self.track_runs = settings.recurrence.count == "runs"
         self.log_file = EventLog(self.log, self.inside_root, self.warn)
+
+    # The files beside the log, named in one place.
+
+    @property
+    def summary_path(self) -> Path:
+        return self.dir / SUMMARY_NAME
+
+    @property
+    def folded_path(self) -> Path:
+        return self.dir / FOLDED_NAME
+
+    @property
+    def lock_path(self) -> Path:
+        return self.dir / LOCK_NAME
 
     # -- warnings and safety -------------------------------------------------
 
@@ -161,8 +177,7 @@ class HistoryStore:
         if not self.inside_root(path):  # never rename anything outside the project
             self.warn(outside_root(path, self.root))
             return
-        stamp = format_timestamp(datetime.now().astimezone()).replace(":", "")
-        keep_aside(path, f".damaged-{stamp}", self.warn, f"{path} ({why})", "rebuilt from the log")
+        keep_aside(path, _damaged_suffix(), self.warn, f"{path} ({why})", "rebuilt from the log")
 
     def folded(self) -> tuple[Aggregate, int, bool]:
         """(aggregate of pruned events, generation, newer schema?)."""
@@ -209,7 +224,8 @@ class HistoryStore:
         state = LoadState(agg.add_all(read.events), read.end, skipped + read.skipped, generation, newer or read.newer)
         if read.skipped:
             self.warn(f"{self.log}: {read.skipped} unreadable line(s), the first at byte {read.first_skipped} "
-                      "(not an event: damaged or foreign); kept in place, not counted")
+                      f"(not an event: damaged or foreign); skipped and kept (the next pruning keeps this log "
+                      f"whole as {self.log.name}.damaged-<time> and goes on without them)")
         if state.read_only:
             self._warn_newer()
         elif save and read.end != start:
@@ -314,23 +330,47 @@ class HistoryStore:
         oldest = state.aggregate.oldest
         if not force and self.log_file.size() <= cap and (oldest is None or oldest >= limit):
             return False
-        plan = plan_prune(self.log_file.raw_lines(), limit, cap, self.track_runs)
-        if plan is None or not plan.folded.events:
+        with self.log_file.open_read() as handle:
+            plan = plan_prune(complete_lines(handle), limit, cap, self.track_runs)
+        if plan is None or not (plan.folded.events or plan.unreadable):
             return False
         self._apply(plan, state, limit)
         return True
 
-    def _apply(self, plan: PrunePlan, state: LoadState, limit: str) -> None:
+    def _fold(self, plan: PrunePlan, limit: str) -> int:
+        """Merge what leaves the log into ``folded.json``; returns the new generation."""
         folded, generation, _ = self.folded()
         folded.merge(plan.folded)
         folded.forget_runs_before(limit)
         payload = {"schema_version": SCHEMA_VERSION, "generation": generation + 1, "aggregate": folded.to_json()}
         self._atomic_write(self.folded_path, json.dumps(payload, separators=(",", ":")))
+        return generation + 1
+
+    def _apply(self, plan: PrunePlan, state: LoadState, limit: str) -> None:
+        generation = self._fold(plan, limit)
+        self._keep_old_log(plan.unreadable)
         self._atomic_write(self.log, "".join(raw.decode("utf-8", "surrogateescape") + "\n" for raw in plan.keep))
         state.aggregate.forget_runs_before(limit)
         reread = self.read_log(0)
-        state.end, state.skipped, state.generation = reread.end, reread.skipped, generation + 1
+        state.end, state.skipped, state.generation = reread.end, reread.skipped, generation
         self.save_summary(state)
+
+    def _keep_old_log(self, unreadable: Sequence[tuple[int, int]]) -> None:
+        """Before the log is rewritten without its unreadable lines, keep it whole under another name.
+
+        A hard link costs nothing (a gigabyte of garbage stays sparse, and the log is
+        replaced atomically afterwards); where links are not possible, the unreadable
+        lines are copied out byte for byte instead.
+        """
+        if not unreadable:
+            return
+        aside = self.log.with_name(self.log.name + _damaged_suffix())
+        if not self.inside_root(aside):
+            raise PermissionError(outside_root(aside, self.root))
+        try:
+            os.link(self.log, aside, follow_symlinks=False)
+        except OSError:
+            self.log_file.copy_ranges(unreadable, aside)
 
     def event_ids(self) -> set[str]:
         return {e.event_id for e in self.read_log(0).events}
