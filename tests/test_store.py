@@ -312,19 +312,38 @@ def test_symlinks_pointing_outside_the_root_are_never_followed(tmp_path, link):
 
 
 def test_unreadable_lines_are_skipped_counted_and_kept(tmp_path):
+    """Counted while in the log; pruning goes on without them and keeps the old log whole, aside."""
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(0))])
+    garbage = b"not json\n{\"schema_version\": 1}\n\xff\xfe\n" + b"[" * 100_000 + b"\n"
+    with store.log.open("ab") as handle:
+        handle.write(garbage)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(1))])
+    assert store.stats().skipped_lines == 4
+    assert store.prune(store.load(), at(1), force=True)
+    [kept] = store.dir.glob("events.jsonl.damaged-*")
+    assert garbage in kept.read_bytes() and b"not json" not in store.log.read_bytes()
+    assert store.stats().events == 2 and store.stats().skipped_lines == 0
+
+
+def test_without_hard_links_pruning_copies_the_unreadable_lines_aside(tmp_path, monkeypatch):
     settings = project_settings(tmp_path)
     store = HistoryStore(settings)
     with store.transaction() as tx:
         tx.append([make_event(when=at(0))])
     with store.log.open("ab") as handle:
-        handle.write(b"not json\n{\"schema_version\": 1}\n\xff\xfe\n" + b"[" * 100_000 + b"\n")
-    with store.transaction() as tx:
-        tx.append([make_event(when=at(1))])
-    assert store.stats().skipped_lines == 4
-    store_text = store.log.read_bytes()
-    store.prune(store.load(), at(1), force=True)
-    assert store.log.read_bytes().count(b"not json") == 1 == store_text.count(b"not json")
-    assert store.stats().events == 2
+        handle.write(b"not json\n")
+
+    def no_links(*args, **kwargs):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    assert store.prune(store.load(), at(1), force=True)
+    [kept] = store.dir.glob("events.jsonl.damaged-*")
+    assert kept.read_bytes() == b"not json\n" and store.stats().events == 1
 
 
 def test_a_newer_schema_log_is_read_but_never_rewritten(tmp_path):
