@@ -127,6 +127,10 @@ def test_doctor_reports_health_and_fixes(project, tmp_path):
     report = json.loads(done.stdout)
     assert report["history"]["skipped_lines"] == 1
     assert any("unreadable" in p["problem"] and p["fix"] for p in report["problems"])
+    assert ladder(["history", "prune"], sick).returncode == 0  # goes on without the line, keeps the old log
+    kept = json.loads(ladder(["doctor", "--json"], sick).stdout)
+    assert kept["history"]["skipped_lines"] == 0 and len(kept["history"]["kept_aside"]) == 1
+    assert any("kept aside: .ladder/history/events.jsonl.damaged-" in p["problem"] for p in kept["problems"])
 
 
 def test_demo_tells_the_story():

@@ -90,6 +90,19 @@ def _check_history(diag: Diagnosis, settings: Any) -> None:
     cap = settings.history.max_mb * 1024 * 1024
     if stats.size > cap:
         diag.problem(f"the log is {stats.size} bytes, over history.max_mb", "run 'ladder history prune'")
+    _check_kept_aside(diag, settings)
+
+
+def _check_kept_aside(diag: Diagnosis, settings: Any) -> None:
+    """Damaged files are kept, never deleted: say where they are, so a person can look and decide."""
+    base = settings.root / settings.history_dir
+    kept = sorted(str(p.relative_to(settings.root)) for pattern in ("history/*.damaged*", "cache/*/*.damaged")
+                  for p in base.glob(pattern))
+    diag.history["kept_aside"] = kept
+    if kept:
+        shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
+        diag.problem(f"{len(kept)} damaged file(s) kept aside: {shown}",
+                     "look at them to see what damaged them, then delete them yourself (ladder never does)")
 
 
 def diagnose(start: Path) -> Diagnosis:
