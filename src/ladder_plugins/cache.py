@@ -65,7 +65,8 @@ def _context(settings: Any, plugins: Sequence[str]) -> str:
     """Everything besides the file that changes its results (and the entry format)."""
     from . import __version__
 
-    parts = [_FORMAT, __version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(), *sorted(plugins)]
+    parts = [_FORMAT, __version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(),
+             *sorted(plugins)]
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
 
 
