@@ -1,31 +1,41 @@
-"""Fast child iteration for the metric walkers.
+"""Fast child iteration for the metric walkers, and the field tables behind it.
 
 ``ast.iter_child_nodes`` is a generator over every field; the walkers call it for
 about a million nodes in a large code base. This version reads each node type's
-fields once, skips ``ctx`` (the ``Load``/``Store`` marker every name carries, which no
-metric counts) and returns a list.
+fields from a table worked out once, skips ``ctx`` (the ``Load``/``Store`` marker
+every name carries, which no metric counts) and returns a list. The unit hash
+(:mod:`.identity`) renders nodes from a table of the same kind.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Collection, Mapping
 
-__all__ = ["children"]
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
+__all__ = ["children", "field_table", "fields_of"]
 
 
-def _fields(kind: type) -> tuple[str, ...]:
-    names = tuple(name for name in kind._fields if name != "ctx")  # type: ignore[attr-defined]
-    _FIELDS[kind] = names
-    return names
+def fields_of(cls: type, skipped: Collection[str]) -> tuple[str, ...]:
+    """The fields of node class ``cls`` in their fixed order, without ``skipped`` ones."""
+    return tuple(name for name in getattr(cls, "_fields", ()) if name not in skipped)
+
+
+def field_table(skipped: Collection[str]) -> Mapping[type, tuple[str, ...]]:
+    """:func:`fields_of` for every node class of the ``ast`` module, worked out once (they do not change)."""
+    return MappingProxyType({
+        cls: fields_of(cls, skipped) for cls in vars(ast).values() if isinstance(cls, type) and issubclass(cls, ast.AST)
+    })
+
+
+_FIELDS = field_table({"ctx"})
 
 
 def children(node: Any) -> list[ast.AST]:
     """The direct child nodes of ``node``, in field order, without expression contexts."""
+    names = _FIELDS.get(type(node))
     found: list[ast.AST] = []
-    for name in _FIELDS.get(type(node)) or _fields(type(node)):
+    for name in fields_of(type(node), {"ctx"}) if names is None else names:
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
             found.append(value)
