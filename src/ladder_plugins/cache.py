@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
 from .aside import keep_aside
-from .writeaccess import make_dirs
+from .writeaccess import first_outside, make_dirs
 
-__all__ = ["AnalysisCache", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
+__all__ = ["AnalysisCache", "cache_dir", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
 
 DEFAULT_MAX_MB = 100
 _EVICT_EVERY = 500  # writes between size checks in one process
@@ -35,6 +35,10 @@ _FORMAT = "entry-2"  # a header line with the report's digest, then the report
 def cache_disabled_by_env(environ: Optional[Mapping[str, str]] = None) -> bool:
     value = (os.environ if environ is None else environ).get(NO_CACHE_ENV, "")
     return value.strip().lower() not in ("", "0", "false", "no")
+
+
+def cache_dir(settings: Any) -> Path:
+    return settings.root / settings.history_dir / "cache"
 
 
 def _digest(body: bytes) -> str:
@@ -75,27 +79,17 @@ class AnalysisCache:
 
     def __init__(self, settings: Any, plugins: Sequence[str], *, warn: Optional[Callable[[str], None]] = None,
                  max_mb: float = DEFAULT_MAX_MB) -> None:
-        self.dir = settings.root / settings.history_dir / "cache"
+        self.dir = cache_dir(settings)
         self.root = Path(os.path.realpath(settings.root))
         self.context = _context(settings, plugins)
         self.max_bytes = int(max_mb * 1024 * 1024)
         self._warn = warn
         self._writes = 0
         self._made: set[Path] = set()
-        self.unsafe_reason = self._unsafe_reason()
+        self.unsafe_reason = first_outside((self.dir.parent, self.dir), self.root)  # a symlink leading out
         self.usable = self.unsafe_reason is None
         if self.unsafe_reason:
             self.warn(self.unsafe_reason)
-
-    def _unsafe_reason(self) -> Optional[str]:
-        """Why the cache must not be used (a symlink leading outside the root), or ``None``."""
-        from .store import outside_root
-
-        for path in (self.dir.parent, self.dir):
-            real = Path(os.path.realpath(path))
-            if (path.exists() or path.is_symlink()) and not (real == self.root or self.root in real.parents):
-                return outside_root(path, self.root)
-        return None
 
     def warn(self, message: str) -> None:
         if self._warn is not None:

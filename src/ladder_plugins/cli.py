@@ -178,13 +178,11 @@ def _progress() -> Optional[Callable[[int, int], None]]:
 
 def _write_access(args: argparse.Namespace, settings: Any, record: bool) -> tuple[Any, Any]:
     """What this run may write (checked once, up front) and the run's say-it-once warning sink."""
-    from .cache import cache_disabled_by_env
     from .errors import WarnOnce
     from .writeaccess import check_write_access
 
     warn = WarnOnce(_warn)
-    use_cache = not getattr(args, "no_cache", False) and not cache_disabled_by_env()
-    access = check_write_access(settings, record=record, cache=use_cache)
+    access = check_write_access(settings, record=record, cache=not getattr(args, "no_cache", False))
     for message in access.warnings:
         warn(message)
     return access, warn

@@ -34,9 +34,9 @@ from .logfile import EventLog, ReadResult, complete_lines
 from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
 from .runinfo import format_timestamp
-from .writeaccess import make_dirs
+from .writeaccess import first_outside, inside, make_dirs, outside_root
 
-__all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats", "outside_root"]
+__all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
@@ -69,11 +69,6 @@ class StoreStats:
     newer_schema: bool
     fingerprints: int
     folded_fingerprints: int
-
-
-def outside_root(path: Path, root: Path) -> str:
-    """The one wording for a history location that leads out of the project (store and cache share it)."""
-    return f"{path} resolves outside the project root {root}; nothing is read or written there"
 
 
 def _damaged_suffix() -> str:
@@ -129,15 +124,12 @@ class HistoryStore:
                 f"{self.lock_timeout:g} s; {consequence}")
 
     def inside_root(self, path: Path) -> bool:
-        real = Path(os.path.realpath(path))
-        return real == self.root or self.root in real.parents
+        return inside(path, self.root)
 
     def unsafe_reason(self) -> Optional[str]:
         """Why the history location must not be used (a symlink leading outside the root)."""
-        for path in (self.base, self.dir, self.log, self.summary_path, self.folded_path, self.lock_path):
-            if (path.exists() or path.is_symlink()) and not self.inside_root(path):
-                return outside_root(path, self.root)
-        return None
+        return first_outside((self.base, self.dir, self.log, self.summary_path, self.folded_path, self.lock_path),
+                             self.root)
 
     def ensure_dir(self) -> bool:
         reason = self.unsafe_reason()
@@ -159,7 +151,9 @@ class HistoryStore:
     def _load_json(self, path: Path) -> Optional[dict]:
         """A cache file's JSON; a damaged one is moved aside with one warning."""
         try:
-            with self.log_file.open_read(path if self.inside_root(path) else None) as handle:
+            if not self.inside_root(path):
+                raise PermissionError(outside_root(path, self.root))
+            with self.log_file.open_read(path) as handle:
                 data = json.loads(handle.read(_CACHE_LIMIT))
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
