@@ -7,7 +7,7 @@ file, the key or the line, and say what is expected.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterable, Optional
 
 __all__ = ["LadderError", "ConfigError", "SourceError", "WarnOnce"]
 
@@ -36,13 +36,20 @@ class WarnOnce:
 
     The history store, the analysis cache and the write-access check can each notice
     the same problem (a symlink leading out, a full disk); the user hears of it once.
+    Without a ``sink`` it only collects (pytest prints them in its summary); ``said``
+    are messages another process has already said (a spawned flake8 worker's parent).
     """
 
-    def __init__(self, sink: Callable[[str], None]) -> None:
+    def __init__(self, sink: Optional[Callable[[str], None]] = None, said: Iterable[str] = ()) -> None:
         self.sink = sink
-        self.said: list[str] = []
+        self._said = dict.fromkeys(said)
+
+    @property
+    def said(self) -> list[str]:
+        return list(self._said)
 
     def __call__(self, message: str) -> None:
-        if message not in self.said:
-            self.said.append(message)
-            self.sink(message)
+        if message not in self._said:
+            self._said[message] = None
+            if self.sink is not None:
+                self.sink(message)

@@ -82,7 +82,7 @@ class LadderChecker:
     analyzer: ClassVar[Any] = None
     history: ClassVar[Any] = None  # the history before this run, read once per process
     config_error: ClassVar[Optional[str]] = None
-    warned: ClassVar[set[str]] = set()
+    say: ClassVar[Any] = None  # this run's WarnOnce: each warning once per process
 
     def __init__(self, tree: ast.AST, filename: str = "stdin", lines: Optional[Sequence[str]] = None) -> None:
         self.tree = tree
@@ -117,7 +117,9 @@ class LadderChecker:
     def parse_options(cls, options: Any) -> None:
         from .catalogue import RULES
 
-        cls.warned = set()
+        from .errors import WarnOnce
+
+        cls.say = WarnOnce(_print_warning)
         cls.history = None
         cls.settings = None
         cls.config_error = None
@@ -144,31 +146,24 @@ class LadderChecker:
             return
         access = cls._write_access(use_cache, owner)
         # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
-        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=access.cache, warn=cls._say)
+        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=access.cache, warn=cls.say)
         if owner:  # forked workers inherit the history; spawned ones read the summary saved here
-            cls.history = HistoryStore(cls.settings, warn=cls._say).load(save=access.record)
+            cls.history = HistoryStore(cls.settings, warn=cls.say).load(save=access.record)
 
     @classmethod
     def _write_access(cls, use_cache: bool, owner: bool) -> Any:
         """What this run may write; a problem is said once, by the run's first process, not per worker."""
-        from .cache import cache_disabled_by_env
+        from .errors import WarnOnce
         from .writeaccess import check_write_access
 
-        access = check_write_access(cls.settings, record=cls.record and not cls.from_stdin,
-                                    cache=use_cache and not cache_disabled_by_env())
+        access = check_write_access(cls.settings, record=cls.record and not cls.from_stdin, cache=use_cache)
         cls.record = access.record
         if owner:
             for message in access.warnings:
-                cls._say(message)
+                cls.say(message)
         else:  # a spawned worker: the parent has said it
-            cls.warned.update(access.warnings)
+            cls.say = WarnOnce(_print_warning, said=access.warnings)
         return access
-
-    @classmethod
-    def _say(cls, message: str) -> None:
-        if message not in cls.warned:
-            cls.warned.add(message)
-            print(f"ladder: warning: {message}", file=sys.stderr)
 
     def run(self) -> Iterator[Error]:
         if not self.enabled:
@@ -181,7 +176,7 @@ class LadderChecker:
         try:
             errors = self._check()
         except Exception as exc:  # a bug of ours must never take flake8 down
-            self._say(f"{self.filename}: not analysed ({type(exc).__name__}: {exc})")
+            self.say(f"{self.filename}: not analysed ({type(exc).__name__}: {exc})")
             return
         yield from errors
 
@@ -192,7 +187,7 @@ class LadderChecker:
         tree = self.tree if isinstance(self.tree, ast.Module) else None
         report = self.analyzer.source("".join(self.lines), rel, tree=tree)
         if report.skipped:
-            self._say(f"{self.filename}: not analysed: {report.skipped}")
+            self.say(f"{self.filename}: not analysed: {report.skipped}")
             return []
         return self._errors(report, record=self.record and not self.from_stdin and inside)
 
@@ -227,13 +222,17 @@ class LadderChecker:
     def _store(self) -> Any:
         from .store import HistoryStore
 
-        return HistoryStore(self.settings, warn=self._say)
+        return HistoryStore(self.settings, warn=self.say)
 
     def _history(self) -> Any:
         """The history as it was before this run, loaded on first use in each process."""
         if type(self).history is None:
             type(self).history = self._store().load(save=False)
         return type(self).history
+
+
+def _print_warning(message: str) -> None:
+    print(f"ladder: warning: {message}", file=sys.stderr)
 
 
 def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:

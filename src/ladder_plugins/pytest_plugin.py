@@ -22,6 +22,7 @@ __all__ = ["LadderItem", "pytest_addoption"]
 
 _RUN_ID_KEY = "ladder_run_id"
 _EVENTS_KEY = "ladder_events"
+_CACHE_KEY = "ladder_cache"
 
 
 @dataclass
@@ -34,16 +35,12 @@ class _State:
     history: Any
     record: bool
     is_worker: bool
+    warn: Any  # a WarnOnce collecting this process's warnings for the terminal summary
     collected: dict[str, frozenset[str]] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     outcome: Any = None
     lost_workers: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # said once, in the terminal summary
-
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
 
 
 _STATE = pytest.StashKey[_State]()
@@ -95,19 +92,21 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 
 def _make_state(config: pytest.Config) -> _State:
     from .analysis import Analyzer
-    from .cache import cache_disabled_by_env
+    from .errors import WarnOnce
     from .store import HistoryStore
-    from .writeaccess import check_write_access
+    from .writeaccess import WriteAccess, check_write_access
 
     settings, run = _settings_and_run(config)
-    # Workers check too (they write cache entries) and hand their warnings to the controller.
-    access = check_write_access(settings, record=not config.getoption("ladder_no_record"),
-                                cache=not config.getoption("ladder_no_cache") and not cache_disabled_by_env())
-    is_worker = getattr(config, "workerinput", None) is not None
-    state = _State(settings, run, None, None, access.record, is_worker, warnings=list(access.warnings))
-    state.history = HistoryStore(settings, warn=state.warn).peek()  # the history before this session, read once
-    state.analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=state.warn)
-    return state
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # the controller checked write access once; workers never record
+        access = WriteAccess(record=False, cache=bool(workerinput.get(_CACHE_KEY)))
+    else:
+        access = check_write_access(settings, record=not config.getoption("ladder_no_record"),
+                                    cache=not config.getoption("ladder_no_cache"))
+    warn = WarnOnce(said=access.warnings)
+    history = HistoryStore(settings, warn=warn).peek()  # the history before this session, read once
+    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
+    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn)
 
 
 def _with_run_id(run: Any, run_id: str) -> Any:
@@ -118,10 +117,11 @@ def _with_run_id(run: Any, run_id: str) -> Any:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """xdist controller: give every worker the session's run id."""
+    """xdist controller: give every worker the session's run id and whether to use the cache."""
     state = _state(node.config)
     if state is not None:
         node.workerinput[_RUN_ID_KEY] = state.run.run_id
+        node.workerinput[_CACHE_KEY] = state.analyzer.cache is not None
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -242,7 +242,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if state.is_worker:
         session.config.workeroutput[_EVENTS_KEY] = [e.to_json() for e in state.events]  # type: ignore[attr-defined]
         session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
-        session.config.workeroutput["ladder_warnings"] = state.warnings  # type: ignore[attr-defined]
+        session.config.workeroutput["ladder_warnings"] = state.warn.said  # type: ignore[attr-defined]
         return
     from .recorder import record_events
 

@@ -52,6 +52,6 @@ def session_summary(state: Any) -> list[str]:
     lines += ["recurring hotspots of this run:"] + _hotspot_lines(state)
     lines += ["patterns in the history:"] + _pattern_lines(state)
     lines += [f"not analysed: {clean(path)}: {clean(reason)}" for path, reason in state.skipped]
-    lines += [f"warning: {clean(w)}" for w in state.warnings]  # the store's warnings are among them
+    lines += [f"warning: {clean(w)}" for w in state.warn.said]  # the store's warnings are among them
     lines += [f"warning: xdist worker {w} ended without handing over its ladder events" for w in state.lost_workers]
     return lines
