@@ -2,8 +2,8 @@
 
 For the analysis cache and for reports crossing process boundaries (``--jobs``):
 rules travel as codes and are looked up again on the other side, so a report that
-names a rule the current plugins do not know is refused (a cache miss), never
-half-restored.
+names a rule the current plugins do not know is refused whole, never half-restored
+(the cache keys cover the plugins, so in the cache that means damage).
 """
 
 from __future__ import annotations
