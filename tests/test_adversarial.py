@@ -312,13 +312,15 @@ def test_a_lock_held_for_30_seconds_is_one_warning_and_no_wait_per_file(tmp_path
     assert len(_warnings(done)) == 1 and "locked by another process" in _warnings(done)[0], done.stderr
 
 
-STATE_FILES = {  # every file the suite keeps under .ladder, and the test that damages it
-    ".gitignore": "never read",
-    "history/events.jsonl": "test_a_damaged_log_line_is_one_warning_and_stays_where_it_is",
-    "history/summaries.json": "test_damaged_history_caches_are_kept_aside_and_the_run_continues",
-    "history/folded.json": "test_damaged_history_caches_are_kept_aside_and_the_run_continues",
-    "history/events.lock": "below: its content is never read",
-    "cache/*/*.json": "test_a_damaged_cache_entry_is_kept_aside_and_analysed_again",
+# Every kind of file the suite keeps under .ladder, and the test that damages it: names of
+# functions, not strings, so a renamed or deleted test breaks this table at import.
+STATE_FILES = {
+    ".gitignore": None,  # never read
+    "history/events.jsonl": test_a_damaged_log_line_is_one_warning_and_stays_where_it_is,
+    "history/summaries.json": test_damaged_history_caches_are_kept_aside_and_the_run_continues,
+    "history/folded.json": test_damaged_history_caches_are_kept_aside_and_the_run_continues,
+    "history/events.lock": None,  # its content is never read: damaged in the test below
+    "cache/*/*.json": test_a_damaged_cache_entry_is_kept_aside_and_analysed_again,
 }
 
 
