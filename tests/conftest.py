@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
 
 pytest_plugins = ["pytester"]

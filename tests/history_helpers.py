@@ -6,8 +6,8 @@ import uuid
 from datetime import datetime, timedelta, timezone
 
 from ladder_plugins.config import load_settings
-from ladder_plugins.events import SCHEMA_VERSION, Event
-from ladder_plugins.runinfo import format_timestamp
+from ladder_plugins.history.events import SCHEMA_VERSION, Event
+from ladder_plugins.history.run import format_timestamp
 
 DAY0 = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -39,7 +39,7 @@ def assert_summary_consistent(root) -> None:
     """The summary-backed history equals a full rebuild from the log (plus what pruning folded)."""
     import json
 
-    from ladder_plugins.store import HistoryStore
+    from ladder_plugins.history.store import HistoryStore
 
     store = HistoryStore(load_settings(root))
     summary = store.load().aggregate.to_json()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ladder_plugins.config import load_settings
-from ladder_plugins.store import HistoryStore
+from ladder_plugins.history.store import HistoryStore
 
 from .history_helpers import assert_summary_consistent, make_event, project_settings
 from .reports_helpers import demo_copy
@@ -132,7 +132,7 @@ def _damage_entry(entry, kind):
 
 @pytest.mark.parametrize("kind", sorted(DAMAGE) + ["wrong types", "another key"])
 def test_a_damaged_cache_entry_is_kept_aside_and_analysed_again(tmp_path, kind):
-    from ladder_plugins.analysis import Analyzer
+    from ladder_plugins.analysis.analyzer import Analyzer
 
     settings = project_settings(tmp_path)
     (tmp_path / "mod.py").write_text("def f(a, b, c, d, e, g):\n    return 1\n")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ladder_plugins.cache import AnalysisCache
+from ladder_plugins.analysis.cache import AnalysisCache
 from ladder_plugins.config import load_settings
 
 from .reports_helpers import demo_copy, ladder

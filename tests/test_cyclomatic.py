@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from radon.complexity import cc_visit
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 
 
 def _radon_units(text: str) -> dict[tuple[int, str], int]:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 
 from .conftest import FIXTURES
 

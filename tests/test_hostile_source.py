@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 
 
 def test_2000_term_expression_is_analysed(settings):

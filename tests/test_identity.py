@@ -9,8 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ladder_plugins.analysis import analyze_source
-from ladder_plugins.identity import fingerprint, unit_hash
+from ladder_plugins.analysis.analyzer import analyze_source
+from ladder_plugins.analysis.identity import fingerprint, unit_hash
 
 ORIGINAL = '''
 def f(a, b):
@@ -69,7 +69,7 @@ def test_duplicate_qualified_names_get_stable_suffixes(settings):
 
 def test_fingerprints_and_hashes_do_not_depend_on_hash_seed(tmp_path):
     script = (
-        "from ladder_plugins.analysis import analyze_source\n"
+        "from ladder_plugins.analysis.analyzer import analyze_source\n"
         "from ladder_plugins.config import load_settings\n"
         "import sys\n"
         "s = load_settings(sys.argv[1])\n"
@@ -85,7 +85,7 @@ def test_fingerprints_and_hashes_do_not_depend_on_hash_seed(tmp_path):
 
 
 def test_file_versions_ignore_blank_and_comment_lines_but_not_code():
-    from ladder_plugins.identity import file_hash
+    from ladder_plugins.analysis.identity import file_hash
 
     base = ["import os", "", "x = 1"]
     assert file_hash(base) == file_hash(["# header", "import os   ", "", "", "    # note", "x = 1"])
@@ -94,7 +94,7 @@ def test_file_versions_ignore_blank_and_comment_lines_but_not_code():
 
 def test_the_fast_rendering_equals_the_iterative_one_on_real_and_deep_code():
     """Unit hashes must not change with the rendering that computes them (stored histories rely on them)."""
-    from ladder_plugins.identity import _fast_tokens, _tokens
+    from ladder_plugins.analysis.identity import _fast_tokens, _tokens
 
     stdlib = Path(ast.__file__).parent
     units = [node for path in sorted(stdlib.glob("*.py"))[:80] for node in ast.walk(ast.parse(path.read_bytes()))

@@ -23,4 +23,4 @@ def test_public_api_is_importable_lazily():
     import ladder_plugins
 
     assert set(ladder_plugins.__all__) >= {"analyze_source", "load_settings", "hookimpl", "Rule", "Analyzer"}
-    assert ladder_plugins.analyze_source.__module__ == "ladder_plugins.analysis"
+    assert ladder_plugins.analyze_source.__module__ == "ladder_plugins.analysis.analyzer"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ladder_plugins import hookimpl
-from ladder_plugins.analysis import Analyzer
+from ladder_plugins.analysis.analyzer import Analyzer
 from ladder_plugins.catalogue import Rule
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import LadderError

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 
 import hypothesmith
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
-from ladder_plugins.events import SCHEMA_VERSION, Event
-from ladder_plugins.store import HistoryStore
+from ladder_plugins.history.events import SCHEMA_VERSION, Event
+from ladder_plugins.history.store import HistoryStore
 
 NAMES = st.sampled_from(["a", "b", "x", "self", "_hidden", "f"])
 EXPRS = st.recursive(

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import tomllib
 
-from ladder_plugins.aggregate import Aggregate
-from ladder_plugins.brief import make_brief
+from ladder_plugins.history.aggregate import Aggregate
+from ladder_plugins.reports.brief import make_brief
 from ladder_plugins.config import settings_from_table
-from ladder_plugins.history_view import build_view
-from ladder_plugins.html_report import html_report
+from ladder_plugins.history.view import build_view
+from ladder_plugins.reports.html import html_report
 from ladder_plugins.plugins import known_rules
-from ladder_plugins.recommend import recommend
+from ladder_plugins.reports.recommend import recommend
 
 from .history_helpers import at, make_event, project_settings
 

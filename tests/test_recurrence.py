@@ -5,9 +5,9 @@ from __future__ import annotations
 import itertools
 import random
 
-from ladder_plugins.aggregate import Aggregate
-from ladder_plugins.gate import decide
-from ladder_plugins.recurrence import area_of, hotspots, patterns, recurrences, trend
+from ladder_plugins.history.aggregate import Aggregate
+from ladder_plugins.history.gate import decide
+from ladder_plugins.history.recurrence import area_of, hotspots, patterns, recurrences, trend
 
 from .history_helpers import at, make_event, project_settings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ladder_plugins.analysis import analyze_source
+from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
 
 

@@ -72,7 +72,7 @@ def test_nesting_match_case_is_one_level(unit_metrics):
 
 
 def test_file_lines(settings):
-    from ladder_plugins.analysis import analyze_source
+    from ladder_plugins.analysis.analyzer import analyze_source
 
     assert analyze_source("a = 1\nb = 2\n", "m.py", settings).metrics["file_lines"] == 2
     assert analyze_source("a = 1\nb = 2", "m.py", settings).metrics["file_lines"] == 2
@@ -127,7 +127,7 @@ class Helper:
 
 
 def test_assertions_are_counted_for_tests_only(settings):
-    from ladder_plugins.analysis import analyze_source
+    from ladder_plugins.analysis.analyzer import analyze_source
 
     report = analyze_source(TEST_FILE, "tests/test_things.py", settings)
     assert report.role == "test"
@@ -147,7 +147,7 @@ def test_assertions_are_counted_for_tests_only(settings):
 
 
 def test_asserts_are_not_decisions_in_tests_but_are_elsewhere(settings):
-    from ladder_plugins.analysis import analyze_source
+    from ladder_plugins.analysis.analyzer import analyze_source
 
     code = "def test_many(x):\n    assert x\n    assert x > 1\n    if x:\n        pass\n"
     in_tests = analyze_source(code, "tests/test_a.py", settings).units[0].metrics

@@ -12,11 +12,11 @@ import textwrap
 
 import pytest
 
-from ladder_plugins.aggregate import Aggregate
-from ladder_plugins.recorder import record_events
-from ladder_plugins.recurrence import hotspots, patterns
-from ladder_plugins.runinfo import RunContext
-from ladder_plugins.store import HistoryStore
+from ladder_plugins.history.aggregate import Aggregate
+from ladder_plugins.history.recorder import record_events
+from ladder_plugins.history.recurrence import hotspots, patterns
+from ladder_plugins.history.run import RunContext
+from ladder_plugins.history.store import HistoryStore
 
 from .history_helpers import at, make_event, project_settings
 
@@ -27,9 +27,9 @@ WORKER = textwrap.dedent(
     import sys
     from datetime import datetime, timedelta, timezone
     from ladder_plugins.config import load_settings
-    from ladder_plugins.events import SCHEMA_VERSION, Event
-    from ladder_plugins.runinfo import format_timestamp
-    from ladder_plugins.store import HistoryStore
+    from ladder_plugins.history.events import SCHEMA_VERSION, Event
+    from ladder_plugins.history.run import format_timestamp
+    from ladder_plugins.history.store import HistoryStore
 
     root, worker, batches, per_batch = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     store = HistoryStore(load_settings(root), lock_timeout=120)
@@ -214,8 +214,8 @@ def test_a_held_lock_makes_the_writer_give_up_with_one_warning(tmp_path):
         sys.path.insert(0, {str(REPO)!r})
         from tests.history_helpers import make_event
         from ladder_plugins.config import load_settings
-        from ladder_plugins.recorder import record_events
-        from ladder_plugins.runinfo import RunContext
+        from ladder_plugins.history.recorder import record_events
+        from ladder_plugins.history.run import RunContext
         out = record_events([make_event()], load_settings(sys.argv[1]), RunContext.create("cli", "recurrence", "r"))
         print(out.recorded)
         print("\\n".join(out.warnings))

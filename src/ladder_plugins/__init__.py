@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "AnalysisResult": "analysis",
-    "Analyzer": "analysis",
-    "FileReport": "analysis",
-    "UnitReport": "analysis",
-    "Violation": "analysis",
-    "analyze_paths": "analysis",
-    "analyze_source": "analysis",
+    "AnalysisResult": "analysis.report",
+    "Analyzer": "analysis.analyzer",
+    "FileReport": "analysis.report",
+    "UnitReport": "analysis.report",
+    "Violation": "analysis.report",
+    "analyze_paths": "analysis.analyzer",
+    "analyze_source": "analysis.analyzer",
     "RULES": "catalogue",
     "Rule": "catalogue",
     "lookup": "catalogue",
@@ -36,7 +36,7 @@ _EXPORTS = {
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .analysis import (  # noqa: F401
+    from .analysis.analyzer import (  # noqa: F401
         AnalysisResult, Analyzer, FileReport, UnitReport, Violation, analyze_paths, analyze_source,
     )
     from .catalogue import RULES, Rule, lookup  # noqa: F401

@@ -131,11 +131,11 @@ class LadderChecker:
 
     @classmethod
     def _load(cls, mode: Optional[str], use_cache: bool) -> None:
-        from .analysis import Analyzer
+        from .analysis.analyzer import Analyzer
         from .config import load_settings
         from .errors import LadderError
-        from .runinfo import RUN_ID_ENV
-        from .store import HistoryStore
+        from .history.run import RUN_ID_ENV
+        from .history.store import HistoryStore
 
         owner = _claim_run_id(RUN_ID_ENV)
         try:
@@ -154,7 +154,7 @@ class LadderChecker:
     def _write_access(cls, use_cache: bool, owner: bool) -> Any:
         """What this run may write; a problem is said once, by the run's first process, not per worker."""
         from .errors import WarnOnce
-        from .writeaccess import check_write_access
+        from .history.preflight import check_write_access
 
         access = check_write_access(cls.settings, record=cls.record and not cls.from_stdin, cache=use_cache)
         cls.record = access.record
@@ -181,7 +181,7 @@ class LadderChecker:
         yield from errors
 
     def _check(self) -> list[Error]:
-        from .discovery import relative_path
+        from .analysis.discovery import relative_path
 
         rel, inside = relative_path(Path(self.filename), self.settings.root)
         tree = self.tree if isinstance(self.tree, ast.Module) else None
@@ -193,7 +193,7 @@ class LadderChecker:
 
     def _errors(self, report: Any, *, record: bool) -> list[Error]:
         """Record the file's violations, decide the gate, and say both as flake8 errors."""
-        from .thresholds import RED
+        from .analysis.thresholds import RED
 
         events, gate = self._decide(report, record)
         errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
@@ -203,10 +203,10 @@ class LadderChecker:
 
     def _decide(self, report: Any, record: bool) -> tuple[list[Any], Any]:
         """This file's events and gate decision (history before the run plus the file); records them."""
-        from .events import events_from_violations
-        from .gate import decide
-        from .recorder import gate_events
-        from .runinfo import RunContext
+        from .history.events import events_from_violations
+        from .history.gate import decide
+        from .history.recorder import gate_events
+        from .history.run import RunContext
 
         settings, history = self.settings, self._history()
         run = RunContext.create("flake8", settings.mode, settings.repo_id)
@@ -220,7 +220,7 @@ class LadderChecker:
         return events, gate
 
     def _store(self) -> Any:
-        from .store import HistoryStore
+        from .history.store import HistoryStore
 
         return HistoryStore(self.settings, warn=self.say)
 
@@ -237,7 +237,7 @@ def _print_warning(message: str) -> None:
 
 def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
     """(line, LAD900 text) for each fingerprint of this file that is a hotspot counting this run."""
-    from .gate import GateFailure
+    from .history.gate import GateFailure
 
     first = {e.fingerprint: e for e in reversed(events)}
     return [

@@ -13,7 +13,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .catalogue import Rule
-    from .source import ParsedSource, Unit
+    from .analysis.source import ParsedSource, Unit
 
 __all__ = ["hookspec", "hookimpl", "PROJECT_NAME", "LadderSpec"]
 

@@ -78,7 +78,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
     """The session's settings (with ``--ladder-mode``) and run (the controller's run id on a worker)."""
     from .config import load_settings
-    from .runinfo import RunContext
+    from .history.run import RunContext
 
     settings = load_settings(config.rootpath)
     mode = config.getoption("ladder_mode")
@@ -91,10 +91,10 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 
 
 def _make_state(config: pytest.Config) -> _State:
-    from .analysis import Analyzer
+    from .analysis.analyzer import Analyzer
     from .errors import WarnOnce
-    from .store import HistoryStore
-    from .writeaccess import WriteAccess, check_write_access
+    from .history.store import HistoryStore
+    from .history.preflight import WriteAccess, check_write_access
 
     settings, run = _settings_and_run(config)
     workerinput = getattr(config, "workerinput", None)
@@ -134,7 +134,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     if _EVENTS_KEY not in output:
         state.lost_workers.append(str(getattr(node, "gateway", node)))
         return
-    from .events import event_from_json
+    from .history.events import event_from_json
 
     state.events.extend(event_from_json(json.loads(line)) for line in output[_EVENTS_KEY])
     state.skipped.extend(tuple(pair) for pair in output.get("ladder_skipped", []))
@@ -144,7 +144,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozenset[str]]:
     """Qualified names of the test functions pytest collected, by file (relative POSIX path)."""
-    from .discovery import relative_path
+    from .analysis.discovery import relative_path
 
     found: dict[str, set[str]] = {}
     for item in items:
@@ -156,7 +156,7 @@ def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozense
 
 
 def _ladder_paths(config: pytest.Config, settings: Any) -> list[str]:
-    from .discovery import default_paths
+    from .analysis.discovery import default_paths
 
     if settings.paths:
         return list(settings.paths)
@@ -169,7 +169,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     state = _state(config)
     if state is None:
         return
-    from .discovery import discover
+    from .analysis.discovery import discover
     from .errors import LadderError
 
     state.collected = _collected_tests(items, state.settings.root)
@@ -194,8 +194,8 @@ class LadderItem(pytest.Item):
         self.add_marker("ladder")
 
     def runtest(self) -> None:
-        from .events import events_from_violations
-        from .gate import decide
+        from .history.events import events_from_violations
+        from .history.gate import decide
 
         state = _state(self.config)
         assert state is not None  # items exist only with --ladder
@@ -220,7 +220,7 @@ class LadderItem(pytest.Item):
 
 
 def _failure_text(report: Any, gate: Any) -> str:
-    from .render import clean
+    from .reports.sanitize import clean
 
     lines = [f"{clean(report.path)}: the ladder gate failed (mode {gate.mode})", "violations:"]
     lines += [f"  line {v.line}: {v.code} {clean(v.message)}" for v in report.violations if v.severity == "red"]
@@ -244,7 +244,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
         session.config.workeroutput["ladder_warnings"] = state.warn.said  # type: ignore[attr-defined]
         return
-    from .recorder import record_events
+    from .history.recorder import record_events
 
     state.outcome = record_events(state.events, state.settings, state.run, record=state.record, warn=state.warn)
 
@@ -253,7 +253,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     state = _state(config)
     if state is None or state.is_worker or state.outcome is None:
         return
-    from .reporting import session_summary
+    from .reports.session import session_summary
 
     terminalreporter.write_sep("=", "ladder")
     for line in session_summary(state):

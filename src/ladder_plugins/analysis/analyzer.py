@@ -10,119 +10,25 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import pluggy
 
-from .catalogue import SUPPRESSION, Rule
-from .config import Settings
+from ..catalogue import SUPPRESSION, Rule
+from ..config import Settings
+from ..errors import SourceError
+from ..plugins import get_plugin_manager, known_rules
 from .discovery import SourceFile, discover
-from .errors import SourceError
 from .identity import file_hash, fingerprint, unit_hash
-from .plugins import get_plugin_manager, known_rules
+from .report import AnalysisResult, FileReport, MetricValues, UnitReport, Violation
 from .roles import resolve_role
 from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
 from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
 
-__all__ = [
-    "Analyzer",
-    "Violation",
-    "UnitReport",
-    "FileReport",
-    "AnalysisResult",
-    "analyze_source",
-    "analyze_paths",
-]
-
-MetricValues = Mapping[str, Optional[float]]
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One rule broken by one unit (or file) in one run."""
-
-    rule: Rule
-    path: str
-    line: int
-    unit: Optional[str]
-    unit_key: Optional[str]
-    actual: float
-    limit: Optional[float]
-    severity: str
-    role: str
-    fingerprint: str
-    unit_hash: str
-    detail: Optional[str] = None
-
-    @property
-    def code(self) -> str:
-        return self.rule.code
-
-    @property
-    def message(self) -> str:
-        return self.rule.message(self.unit, self.actual, self.limit, self.detail)
-
-    @property
-    def text(self) -> str:
-        """``LAD102 cognitive complexity of 'f' is 22 (> 15)``: flake8's message form."""
-        return f"{self.rule.code} {self.message}"
-
-    @property
-    def delta(self) -> Optional[float]:
-        return None if self.limit is None else round(self.actual - self.limit, 2)
-
-
-@dataclass(frozen=True)
-class UnitReport:
-    """Metrics of one unit."""
-
-    name: str
-    key: str
-    line: int
-    end_line: int
-    metrics: MetricValues
-    is_test: bool = False
-    is_public: bool = True
-
-
-@dataclass(frozen=True)
-class FileReport:
-    """Everything the analysis found in one file; ``skipped`` holds the reason it was not analysed."""
-
-    path: str
-    role: str
-    metrics: MetricValues = field(default_factory=lambda: MappingProxyType({}))
-    units: tuple[UnitReport, ...] = ()
-    violations: tuple[Violation, ...] = ()
-    suppressed: tuple[Violation, ...] = ()
-    skipped: Optional[str] = None
-
-    @property
-    def red(self) -> tuple[Violation, ...]:
-        return tuple(v for v in self.violations if v.severity == RED)
-
-
-@dataclass(frozen=True)
-class AnalysisResult:
-    """The reports of a set of files, in path order."""
-
-    files: tuple[FileReport, ...]
-
-    @property
-    def analysed(self) -> tuple[FileReport, ...]:
-        return tuple(f for f in self.files if f.skipped is None)
-
-    @property
-    def skipped(self) -> tuple[FileReport, ...]:
-        return tuple(f for f in self.files if f.skipped is not None)
-
-    @property
-    def violations(self) -> tuple[Violation, ...]:
-        return tuple(v for f in self.files for v in f.violations)
+__all__ = ["Analyzer", "analyze_source", "analyze_paths"]
 
 
 def _merge(results: Iterable[Optional[MetricValues]]) -> dict[str, Optional[float]]:

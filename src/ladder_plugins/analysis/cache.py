@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from .aside import keep_aside
-from .writeaccess import first_outside, make_dirs
+from ..ladderdir.aside import keep_aside
+from ..ladderdir.paths import first_outside, make_dirs
 
 __all__ = ["AnalysisCache", "cache_dir", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
 
@@ -67,7 +67,7 @@ def _decode(data: bytes, key: str) -> dict[str, Any]:
 
 def _context(settings: Any, plugins: Sequence[str]) -> str:
     """Everything besides the file that changes its results (and the entry format)."""
-    from . import __version__
+    from .. import __version__
 
     parts = [_FORMAT, __version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(),
              *sorted(plugins)]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Pattern, Sequence
 
-from .config import Settings
-from .errors import ConfigError
+from ..config import Settings
+from ..errors import ConfigError
 from .globs import compile_globs, matches_any
 
 __all__ = ["SourceFile", "DEFAULT_EXCLUDES", "discover", "default_paths", "relative_path"]

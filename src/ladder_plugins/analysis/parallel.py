@@ -3,7 +3,8 @@
 Each worker builds its own analyzer (settings, plugins, cache) once, analyses chunks
 of files, and hands reports back as plain JSON data (see :mod:`.serialize`); the
 parent restores them in path order. Workers share the analysis cache, whose writes
-are atomic.
+are atomic. The parent passes its analyzer's class to the workers, so this module
+depends on the reports only, not on the analyser that calls it.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def _start(root: str, hashes: bool, use_cache: bool) -> None:
-    from .analysis import Analyzer
-    from .config import load_settings
+def _start(analyzer_class: Any, root: str, hashes: bool, use_cache: bool) -> None:
+    from ..config import load_settings
 
-    _WORKER["analyzer"] = Analyzer.for_run(load_settings(Path(root)), hashes=hashes, use_cache=use_cache)
+    settings = load_settings(Path(root))
+    _WORKER["analyzer"] = analyzer_class.for_run(settings, hashes=hashes, use_cache=use_cache)
 
 
 def _analyse(file: Any) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def analyze_in_processes(analyzer: Any, files: Sequence[Any], jobs: int,
                          progress: Optional[Callable[[int, int], None]] = None) -> tuple[Any, ...]:
     from .serialize import report_from_json
 
-    args = (str(analyzer.settings.root), analyzer.hashes, analyzer.cache is not None)
+    args = (type(analyzer), str(analyzer.settings.root), analyzer.hashes, analyzer.cache is not None)
     chunk = max(1, min(16, len(files) // (jobs * 4)))
     reports = []
     with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=args) as pool:

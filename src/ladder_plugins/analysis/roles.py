@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Mapping, Optional
 
-from .catalogue import ROLES
-from .config import Settings
-from .errors import SourceError
+from ..catalogue import ROLES
+from ..config import Settings
+from ..errors import SourceError
 from .globs import compile_globs, matches_any
 
 __all__ = ["resolve_role", "pragma_role", "heuristic_role"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterator, Mapping, Optional, Sequence, Union
 
-from .errors import SourceError
+from ..errors import SourceError
 
 __all__ = ["Unit", "ParsedSource", "decode", "parse", "read_comments", "find_units", "FunctionNode"]
 

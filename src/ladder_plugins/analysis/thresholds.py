@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .catalogue import Rule
+from ..catalogue import Rule
 
 __all__ = ["severity", "YELLOW", "RED"]
 

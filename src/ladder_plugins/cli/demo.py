@@ -9,6 +9,7 @@ agent brief. The clock is simulated with ``LADDER_NOW`` for these runs only.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import tempfile
@@ -16,7 +17,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["run_demo", "check_project"]
+from .common import command
+
+__all__ = ["run_demo", "check_project", "add_parsers", "COMMANDS"]
 
 _STEPS = (
     ("day 1, 09:00: first check of the shop", "2026-11-02T09:00:00Z", None),
@@ -29,12 +32,12 @@ _STEPS = (
 
 def check_project(root: Path, now: str) -> tuple[int, str, object]:
     """``ladder check`` on ``root`` at time ``now``: (exit status, text, outcome)."""
-    from .analysis import Analyzer
-    from .config import load_settings
-    from .discovery import default_paths
-    from .recorder import record_run
-    from .render import check_text
-    from .runinfo import RunContext
+    from ..analysis.analyzer import Analyzer
+    from ..config import load_settings
+    from ..analysis.discovery import default_paths
+    from ..history.recorder import record_run
+    from ..reports.check import check_text
+    from ..history.run import RunContext
 
     settings = load_settings(root)
     result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)
@@ -64,12 +67,12 @@ def _story(root: Path, echo: Callable[[str], None]) -> tuple[list[int], Any]:
 
 
 def _epilogue(root: Path, echo: Callable[[str], None]) -> None:
-    from .brief import make_brief
-    from .config import load_settings
-    from .history_view import build_view
-    from .runinfo import parse_timestamp
-    from .store import HistoryStore
-    from .summary_report import summary_text
+    from ..reports.brief import make_brief
+    from ..config import load_settings
+    from ..history.view import build_view
+    from ..history.run import parse_timestamp
+    from ..history.store import HistoryStore
+    from ..reports.summary import summary_text
 
     settings = load_settings(root)
     view = build_view(HistoryStore(settings).peek(), settings, parse_timestamp(_STEPS[-1][1]))
@@ -91,3 +94,17 @@ def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
     echo("the gate failed on the recurring hotspot price() and left the untouched legacy_report() alone"
          if as_designed else "the demo did not behave as designed: please report this")
     return 0 if as_designed else 1
+
+
+def add_parsers(sub: Any) -> None:
+    examples = ("  ladder demo                         the whole loop on a bundled example, in a temporary copy\n"
+                "  ladder demo --keep                  keep the copy to look around afterwards")
+    command(sub, "demo", "run the whole loop on a bundled example", examples).add_argument(
+        "--keep", action="store_true", help="keep the temporary copy")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    return run_demo(keep=args.keep)
+
+
+COMMANDS = {"demo": _demo}

@@ -7,12 +7,15 @@ with its fix. Exit status 0 when nothing needs fixing, 1 otherwise.
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-__all__ = ["Diagnosis", "diagnose", "doctor_text", "doctor_json"]
+from .common import EXIT_FAILED, EXIT_OK, command
+
+__all__ = ["Diagnosis", "diagnose", "doctor_text", "doctor_json", "add_parsers", "COMMANDS"]
 
 
 @dataclass
@@ -28,8 +31,8 @@ class Diagnosis:
 
 
 def _check_config(diag: Diagnosis, start: Path) -> Optional[Any]:
-    from .config import load_settings
-    from .errors import LadderError
+    from ..config import load_settings
+    from ..errors import LadderError
 
     try:
         settings = load_settings(start)
@@ -46,8 +49,8 @@ def _check_config(diag: Diagnosis, start: Path) -> Optional[Any]:
 
 
 def _check_plugins(diag: Diagnosis) -> None:
-    from .errors import LadderError
-    from .plugins import get_plugin_manager
+    from ..errors import LadderError
+    from ..plugins import get_plugin_manager
 
     try:
         pm = get_plugin_manager()
@@ -71,7 +74,7 @@ def _check_entry_points(diag: Diagnosis) -> None:
 
 
 def _check_history(diag: Diagnosis, settings: Any) -> None:
-    from .store import HistoryStore
+    from ..history.store import HistoryStore
 
     store = HistoryStore(settings)
     unsafe = store.unsafe_reason()
@@ -136,3 +139,18 @@ def doctor_text(diag: Diagnosis) -> str:
     lines += _history_line(diag.history) + [""]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))
+
+
+def add_parsers(sub: Any) -> None:
+    examples = ("  ladder doctor                       configuration, plugins, entry points, history health\n"
+                "  ladder doctor --json\nexit status: 0 nothing to fix, 1 something to fix")
+    command(sub, "doctor", "check the set-up and the history", examples).add_argument("--json", action="store_true")
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    diag = diagnose(Path.cwd())
+    print(doctor_json(diag) if args.json else doctor_text(diag))
+    return EXIT_FAILED if diag.problems else EXIT_OK
+
+
+COMMANDS = {"doctor": _doctor}

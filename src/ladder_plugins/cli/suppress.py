@@ -11,15 +11,18 @@ libcst is imported here only, never on a lint or test run.
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .errors import LadderError
+from ..errors import LadderError
+from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_of, warn
 
-__all__ = ["SuppressPlan", "plan_suppressions", "apply_suppressions", "check_reason"]
+__all__ = ["SuppressPlan", "plan_suppressions", "apply_suppressions", "check_reason", "add_parsers", "COMMANDS"]
 
 _IGNORE = re.compile(r"ladder:\s*ignore\[([^\]]*)\]")
 
@@ -72,7 +75,7 @@ def _comment_text(existing: Optional[str], keys: Sequence[str], reason: str) -> 
 
 
 def rewrite(source: bytes, targets: dict[int, list[str]], reason: str) -> bytes:
-    from .suppress_cst import rewrite as cst_rewrite  # libcst, for this command only
+    from .rewrite import rewrite as cst_rewrite  # libcst, for this command only
 
     return cst_rewrite(source, targets, lambda existing, keys: _comment_text(existing, keys, reason))
 
@@ -99,3 +102,39 @@ def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: 
             (root / rel).write_bytes(after)
             out.append(_written(rel, targets))
     return out
+
+
+_EXAMPLES = (
+    "  ladder suppress src --reason 'legacy, tracked in #123'          every current red violation\n"
+    "  ladder suppress src/x.py --rule cognitive_max --reason why --dry-run   show the diff only\n"
+    "exit status: 0 done, 1 a recurring hotspot was refused (use --force), 2 usage error"
+)
+
+
+def add_parsers(sub: Any) -> None:
+    suppress = command(sub, "suppress", "write '# ladder: ignore[rule] reason' on current violations", _EXAMPLES)
+    add_paths(suppress)
+    suppress.add_argument("--reason", required=True, help="why: written into each comment")
+    suppress.add_argument("--rule", help="only this rule (key or code)")
+    suppress.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
+    suppress.add_argument("--force", action="store_true", help="suppress recurring hotspots too")
+
+
+def _suppress(args: argparse.Namespace) -> int:
+    from ..history.view import load_view
+    from ..plugins import known_rules
+    from ..reports.explain import find_rule
+
+    reason = check_reason(args.reason)
+    settings = settings_of(args)
+    rule = find_rule(args.rule, known_rules()) if args.rule else None
+    hot = {h.fingerprint for h in load_view(settings, warn=warn).hotspots}
+    result, _, _ = analyse(args, settings)
+    plan = plan_suppressions(result, hot, rule, args.force)
+    for refusal in plan.refused:
+        print(f"ladder: refused: {refusal}", file=sys.stderr)
+    sys.stdout.write("".join(apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)))
+    return EXIT_FAILED if plan.refused else EXIT_OK
+
+
+COMMANDS = {"suppress": _suppress}

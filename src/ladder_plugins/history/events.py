@@ -13,8 +13,8 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from .errors import ConfigError
-from .runinfo import RunContext, format_timestamp, parse_timestamp
+from ..errors import ConfigError
+from .run import RunContext, format_timestamp, parse_timestamp
 
 __all__ = ["SCHEMA_VERSION", "SEVERITIES", "Event", "events_from_violations", "event_from_json", "NewerSchema"]
 

@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Optional, Sequence
 
 from .aggregate import Aggregate
-from .catalogue import GATE, lookup
-from .config import Settings
+from ..catalogue import GATE, lookup
+from ..config import Settings
 from .events import Event
 from .recurrence import Recurrence, recurrence_of
 

@@ -1,8 +1,5 @@
 """Before a run writes under ``history_dir``: can it? Checked once, said once.
 
-Also the one place that decides what lies inside the project (symlinks resolved),
-for the store and the cache alike.
-
 A run writes two things there: the history (when it records) and the analysis
 cache. A full disk, a read-only checkout, missing permissions or a symlink leading
 out of the project would make every write fail, file after file and worker after
@@ -20,11 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .config import Settings
+from ..config import Settings
+from ..ladderdir.paths import first_outside, make_dirs
 
-__all__ = ["WriteAccess", "check_write_access", "first_outside", "inside", "make_dirs", "no_space", "outside_root"]
-
-_GITIGNORE = "# created by ladder-plugins: history and cache are local to this checkout\n*\n"
+__all__ = ["WriteAccess", "check_write_access", "no_space"]
 
 
 @dataclass(frozen=True)
@@ -34,38 +30,6 @@ class WriteAccess:
     record: bool
     cache: bool
     warnings: tuple[str, ...] = ()
-
-
-def inside(path: Path, root: Path) -> bool:
-    """Whether ``path``, symlinks resolved, is the (already resolved) ``root`` or below it."""
-    real = Path(os.path.realpath(path))
-    return real == root or root in real.parents
-
-
-def outside_root(path: Path, root: Path) -> str:
-    """The one wording for a location under ``history_dir`` that leads out of the project."""
-    return f"{path} resolves outside the project root {root}; nothing is read or written there"
-
-
-def first_outside(paths: Sequence[Path], root: Path) -> Optional[str]:
-    """Why the first of ``paths`` that exists (or is a dangling symlink) must not be used, or ``None``."""
-    for path in paths:
-        if (path.exists() or path.is_symlink()) and not inside(path, root):
-            return outside_root(path, root)
-    return None
-
-
-def make_dirs(base: Path, directory: Path) -> None:
-    """Create ``directory`` (inside ``base``); a ``base`` created here gets a ``.gitignore``.
-
-    The one way directories under ``history_dir`` are made, so whichever part of a
-    run comes first (the write-access check, the cache, the store), the history and
-    the cache are not committed by accident.
-    """
-    created = not base.exists()
-    directory.mkdir(parents=True, exist_ok=True)
-    if created:
-        (base / ".gitignore").write_text(_GITIGNORE)
 
 
 def no_space(directory: Path) -> Optional[str]:
@@ -143,7 +107,7 @@ def _lock_problem(store: Any) -> Optional[_Problem]:
 
 
 def _cache_problem(settings: Settings) -> Optional[_Problem]:
-    from .cache import cache_dir
+    from ..analysis.cache import cache_dir
 
     directory = cache_dir(settings)
     root = Path(os.path.realpath(settings.root))
@@ -160,7 +124,7 @@ def _messages(base: Path, history: Optional[_Problem], cache: Optional[_Problem]
 
 def check_write_access(settings: Settings, *, record: bool, cache: bool) -> WriteAccess:
     """Probe the history (if ``record``) and the cache (if ``cache`` and not ``LADDER_NO_CACHE``) once."""
-    from .cache import cache_disabled_by_env
+    from ..analysis.cache import cache_disabled_by_env
 
     cache = cache and not cache_disabled_by_env()
     history = _history_problem(settings) if record else None

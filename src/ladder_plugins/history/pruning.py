@@ -16,7 +16,7 @@ from typing import Collection, Iterable, Optional, Sequence
 
 from .aggregate import Aggregate
 from .events import Event
-from .logfile import ReadResult, decode_line
+from .log import ReadResult, decode_line
 
 __all__ = ["PrunePlan", "plan_prune"]
 

@@ -12,10 +12,10 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence
 
-from .config import Settings
+from ..config import Settings
 from .events import Event, events_from_violations
 from .gate import GateResult, decide
-from .runinfo import RunContext
+from .run import RunContext
 from .store import HistoryStore
 
 __all__ = ["RunOutcome", "record_run", "record_events", "gate_events"]

@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from typing import Iterable, Iterator, Optional
 
 from .aggregate import Aggregate, FingerprintStats
-from .config import Settings
-from .runinfo import format_timestamp
+from ..config import Settings
+from .run import format_timestamp
 
 __all__ = [
     "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots", "patterns",

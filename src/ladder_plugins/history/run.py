@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Mapping, Optional
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 __all__ = ["RunContext", "now_utc", "parse_timestamp", "format_timestamp", "RUN_ID_ENV", "NOW_ENV"]
 

@@ -3,7 +3,7 @@
 Guarantees (each backed by a test):
 
 * appends are whole lines written under a file lock, never glued to a torn last
-  line (see :mod:`.logfile`), so concurrent writers lose, duplicate and interleave
+  line (see :mod:`.log`), so concurrent writers lose, duplicate and interleave
   nothing;
 * a held lock makes a writer give up after ``lock_timeout`` seconds with one
   warning; a failure to write is one warning; neither changes the run's result;
@@ -26,15 +26,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .aggregate import Aggregate
-from .aside import keep_aside
-from .config import Settings
-from .errors import LadderError
+from ..ladderdir.aside import keep_aside
+from ..config import Settings
+from ..errors import LadderError
 from .events import SCHEMA_VERSION, Event
-from .logfile import EventLog, ReadResult, complete_lines
+from .log import EventLog, ReadResult, complete_lines
 from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
-from .runinfo import format_timestamp
-from .writeaccess import first_outside, inside, make_dirs, outside_root
+from .run import format_timestamp
+from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 
 __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Optional
 
 from .aggregate import Aggregate
-from .config import Settings
+from ..config import Settings
 from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns, recurrences, trend
 
 __all__ = ["HistoryView", "build_view", "load_view"]
@@ -54,7 +54,7 @@ def _recurrence_json(rec: Recurrence) -> dict:
 
 
 def build_view(aggregate: Aggregate, settings: Settings, now: datetime) -> HistoryView:
-    from .runinfo import format_timestamp
+    from .run import format_timestamp
 
     recs = recurrences(aggregate, settings, now)
     areas, roles = _totals(recs)
@@ -79,7 +79,7 @@ def _totals(recs: list[Recurrence]) -> tuple[Counter[str], Counter[str]]:
 
 def load_view(settings: Settings, warn=None) -> HistoryView:
     """The view of this project's history now (``LADDER_NOW`` respected); reads only."""
-    from .runinfo import now_utc
+    from .run import now_utc
     from .store import HistoryStore
 
     return build_view(HistoryStore(settings, warn=warn).peek(), settings, now_utc())

@@ -20,9 +20,9 @@ import ast
 import math
 from typing import Iterator, Mapping, Sequence
 
-from ..astwalk import children
+from ..analysis.astwalk import children
 from ..hookspecs import hookimpl
-from ..source import FunctionNode, ParsedSource, Unit
+from ..analysis.source import FunctionNode, ParsedSource, Unit
 
 __all__ = ["abc_vector", "abc_size"]
 

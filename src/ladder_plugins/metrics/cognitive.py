@@ -23,9 +23,9 @@ from __future__ import annotations
 import ast
 from typing import Mapping, Sequence
 
-from ..astwalk import children
+from ..analysis.astwalk import children
 from ..hookspecs import hookimpl
-from ..source import FunctionNode, ParsedSource, Unit
+from ..analysis.source import FunctionNode, ParsedSource, Unit
 
 __all__ = ["cognitive", "is_decorator_wrapper"]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..hookspecs import hookimpl
-from ..source import FunctionNode, ParsedSource, Unit
-from ..stackguard import call_deep
+from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..analysis.stackguard import call_deep
 
 __all__ = ["cyclomatic"]
 

@@ -18,7 +18,7 @@ import ast
 from typing import Mapping, Optional, Sequence
 
 from ..hookspecs import hookimpl
-from ..source import FunctionNode, ParsedSource, Unit
+from ..analysis.source import FunctionNode, ParsedSource, Unit
 
 __all__ = ["function_lines", "param_count", "nesting_depth", "file_lines"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import lookup
-from .history_view import HistoryView
-from .render import clean
+from ..catalogue import lookup
+from ..history.view import HistoryView
+from .sanitize import clean
 
 __all__ = ["make_brief", "DEFAULT_MAX_BYTES"]
 

@@ -1,4 +1,4 @@
-"""``ladder check --format json|markdown``: the run's violations and gate decision.
+"""``ladder check --format text|json|markdown``: the run's violations and gate decision.
 
 The JSON shape is a versioned contract (``"schema": "ladder-check", "version": 1``):
 keys are only added within a version. Markdown is for pull-request comments and CI
@@ -8,12 +8,56 @@ job summaries; every value from source code is escaped.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterable
 
-from .analysis import AnalysisResult, Violation
-from .render import clean, count
+from ..analysis.report import AnalysisResult, FileReport, Violation
+from ..analysis.thresholds import RED, YELLOW
+from .metrics import skipped_lines
+from .sanitize import clean, md_escape
 
-__all__ = ["check_json", "check_markdown", "md_escape"]
+__all__ = ["check_text", "check_json", "check_markdown", "count", "violations_text"]
+
+
+def _worst(report: FileReport) -> tuple[int, int, str]:
+    red = sum(1 for v in report.violations if v.severity == RED)
+    return (-red, -len(report.violations), report.path)
+
+
+def violations_text(result: AnalysisResult) -> list[str]:
+    """Violations grouped by file, worst file first, then the skipped files."""
+    out = []
+    for report in sorted((r for r in result.files if r.violations), key=_worst):
+        out.append(clean(report.path))
+        out.extend(f"  {v.line:>5}  {v.code}  {v.severity:<6}  {clean(v.message)}" for v in report.violations)
+    return out + skipped_lines(result)
+
+
+def _verdict(result: AnalysisResult, gate: Any, mode: str) -> str:
+    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
+    red, yellow = count(result.violations, RED), count(result.violations, YELLOW)
+    summary = f"{red} red, {yellow} yellow in {len(result.analysed)} files{skipped} (mode {mode})"
+    if not gate.failed:
+        return f"passed: {summary}"
+    kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
+    plural = "s" if len(gate.failures) != 1 else ""
+    return f"FAILED: {len(gate.failures)} {kind}{plural}; {summary}"
+
+
+def _hotspot_lines(gate: Any) -> list[str]:
+    if not (gate.failed and gate.mode == "recurrence"):
+        return []
+    head = "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):"
+    return [head] + [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in gate.failures]
+
+
+def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
+    """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
+    lines = violations_text(result) + _hotspot_lines(outcome.gate)
+    return "\n".join(lines + [_verdict(result, outcome.gate, settings.mode)])
+
+
+def count(violations: Iterable[Violation], sev: str) -> int:
+    return sum(1 for v in violations if v.severity == sev)
 
 
 def _violation_json(v: Violation) -> dict[str, Any]:
@@ -48,14 +92,6 @@ def check_json(result: AnalysisResult, outcome: Any, settings: Any, run: Any) ->
         "warnings": list(outcome.warnings),
     }
     return json.dumps(payload, indent=2)
-
-
-def md_escape(text: Any) -> str:
-    """Safe inside a Markdown table cell or paragraph: no markup, no line breaks."""
-    escaped = clean(str(text)).replace("\n", " ").replace("\r", " ")
-    for char in "\\`*_[]<>|~":  # what can open markup or a cell inside a table cell
-        escaped = escaped.replace(char, "\\" + char)
-    return escaped
 
 
 def _table(rows: list[list[Any]], head: list[str]) -> list[str]:

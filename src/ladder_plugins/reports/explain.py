@@ -10,8 +10,8 @@ import difflib
 from importlib import resources
 from typing import Optional, Sequence
 
-from .catalogue import ROLES, Rule
-from .errors import LadderError
+from ..catalogue import ROLES, Rule
+from ..errors import LadderError
 
 __all__ = ["explain", "find_rule", "rule_list"]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from typing import Iterable, Sequence
 
-from .history_view import HistoryView
-from .render import clean
+from ..history.view import HistoryView
+from .sanitize import clean
 
 __all__ = ["html_report"]
 

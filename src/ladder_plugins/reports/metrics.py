@@ -1,4 +1,4 @@
-"""Turning analysis results into text and JSON for people and programs.
+"""``ladder metrics``: every unit's numbers, as text for people and JSON for programs.
 
 The JSON of ``ladder metrics`` is a documented contract (README, "ladder metrics
 --format json"): keys are only ever added, never renamed.
@@ -7,28 +7,14 @@ The JSON of ``ladder metrics`` is a documented contract (README, "ladder metrics
 from __future__ import annotations
 
 import json
-import re
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Any, Mapping, Sequence
 
-from .analysis import AnalysisResult, FileReport, Violation
-from .thresholds import RED
+from ..analysis.report import AnalysisResult, FileReport
+from .sanitize import clean
 
-__all__ = ["metrics_json", "metrics_text", "violations_text", "check_text", "clean", "count"]
+__all__ = ["metrics_json", "metrics_text", "skipped_lines"]
 
 _UNIT_METRICS = ("cyclomatic", "cognitive", "abc", "function_lines", "params", "nesting", "assertions")
-_CONTROL = {c: None for c in range(32) if c not in (9,)}
-_CONTROL.update({0x7F: None})
-_BIDI = {c: None for c in (0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069)}
-
-
-_ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
-
-
-def clean(text: Optional[str]) -> str:
-    """Strip ANSI sequences, control and bidi characters: a hostile name cannot rewrite a terminal."""
-    if text is None:
-        return ""
-    return _ANSI.sub("", text).translate(_CONTROL).translate(_BIDI)
 
 
 def _number(value: Any) -> Any:
@@ -65,7 +51,7 @@ def _unit_line(unit: Any) -> str:
     return f"    {unit.line:>5} {clean(unit.name)}: {', '.join(parts)}"
 
 
-def _skipped_lines(result: AnalysisResult) -> list[str]:
+def skipped_lines(result: AnalysisResult) -> list[str]:
     return [f"skipped {clean(r.path)}: {clean(r.skipped)}" for r in result.skipped]
 
 
@@ -74,48 +60,4 @@ def metrics_text(result: AnalysisResult) -> str:
     for report in result.analysed:
         out.append(f"{clean(report.path)} ({report.role}, {_number(report.metrics.get('file_lines'))} lines)")
         out.extend(_unit_line(unit) for unit in report.units)
-    return "\n".join(out + _skipped_lines(result))
-
-
-def _worst(report: FileReport) -> tuple[int, int, str]:
-    red = sum(1 for v in report.violations if v.severity == RED)
-    return (-red, -len(report.violations), report.path)
-
-
-def violations_text(result: AnalysisResult) -> list[str]:
-    """Violations grouped by file, worst file first, then the skipped files."""
-    out = []
-    for report in sorted((r for r in result.files if r.violations), key=_worst):
-        out.append(clean(report.path))
-        out.extend(f"  {v.line:>5}  {v.code}  {v.severity:<6}  {clean(v.message)}" for v in report.violations)
-    return out + _skipped_lines(result)
-
-
-def _verdict(result: AnalysisResult, gate: Any, mode: str) -> str:
-    from .thresholds import YELLOW
-
-    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    red, yellow = count(result.violations, RED), count(result.violations, YELLOW)
-    summary = f"{red} red, {yellow} yellow in {len(result.analysed)} files{skipped} (mode {mode})"
-    if not gate.failed:
-        return f"passed: {summary}"
-    kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
-    plural = "s" if len(gate.failures) != 1 else ""
-    return f"FAILED: {len(gate.failures)} {kind}{plural}; {summary}"
-
-
-def _hotspot_lines(gate: Any) -> list[str]:
-    if not (gate.failed and gate.mode == "recurrence"):
-        return []
-    head = "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):"
-    return [head] + [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in gate.failures]
-
-
-def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
-    """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
-    lines = violations_text(result) + _hotspot_lines(outcome.gate)
-    return "\n".join(lines + [_verdict(result, outcome.gate, settings.mode)])
-
-
-def count(violations: Iterable[Violation], sev: str) -> int:
-    return sum(1 for v in violations if v.severity == sev)
+    return "\n".join(out + skipped_lines(result))

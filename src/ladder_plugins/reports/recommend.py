@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Optional
 
-from .aggregate import Aggregate
-from .config import Settings
-from .history_view import HistoryView
+from ..history.aggregate import Aggregate
+from ..config import Settings
+from ..history.view import HistoryView
 
 __all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json"]
 

@@ -12,8 +12,8 @@ import json
 from typing import Any, NamedTuple, Sequence
 from urllib.parse import quote
 
-from .analysis import AnalysisResult
-from .catalogue import GATE, Rule
+from ..analysis.report import AnalysisResult
+from ..catalogue import GATE, Rule
 
 __all__ = ["check_sarif", "FINGERPRINT_KEY"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .catalogue import lookup
-from .render import clean
+from ..catalogue import lookup
+from .sanitize import clean
 
 __all__ = ["session_summary"]
 
@@ -34,8 +34,8 @@ def _hotspot_lines(state: Any) -> list[str]:
 
 
 def _pattern_lines(state: Any) -> list[str]:
-    from .recurrence import patterns
-    from .store import HistoryStore
+    from ..history.recurrence import patterns
+    from ..history.store import HistoryStore
 
     found = patterns(HistoryStore(state.settings).peek(), state.settings, state.run.now)
     lines = [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"

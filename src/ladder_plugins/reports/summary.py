@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .check_report import md_escape
-from .history_view import HistoryView
-from .render import clean
+from ..history.view import HistoryView
+from .sanitize import clean, md_escape
 
 __all__ = ["summary_text", "summary_json", "summary_markdown"]
 

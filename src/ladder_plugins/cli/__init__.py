@@ -1,0 +1,11 @@
+"""The ``ladder`` command, a thin front end: one module per group of subcommands.
+
+``main`` builds the parser from the groups and dispatches; ``common`` holds what
+they share (exit statuses, parser pieces, settings, output). The groups: ``check``
+(``metrics``, ``check``), ``reports`` (``summary``, ``brief``, ``recommend``,
+``report``, ``explain``), ``history``, ``doctor``, ``demo`` and ``suppress`` (with
+its libcst rewrite in ``rewrite``).
+
+May import: every part. Must not: compute a metric, decide the gate, or use another
+part's private names; a subcommand turns arguments into calls and results into text.
+"""

@@ -1,0 +1,70 @@
+"""``ladder metrics`` and ``ladder check``: analyse the paths; ``check`` also records and gates."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .common import EXIT_FAILED, EXIT_OK, add_formats, add_paths, analyse, command, emit, settings_of
+
+__all__ = ["add_parsers", "COMMANDS"]
+
+_METRICS_EXAMPLES = (
+    "  ladder metrics src/                 every unit's numbers, as text\n"
+    "  ladder metrics --format json src/   the documented JSON contract"
+)
+_CHECK_EXAMPLES = (
+    "  ladder check                        the [tool.ladder] paths (default: src/ and tests/)\n"
+    "  ladder check src/pkg/parser.py      one file\n"
+    "  ladder check --mode strict          fail on every red violation\n"
+    "  ladder check --format sarif --output ladder.sarif   for GitHub code scanning\n"
+    "  ladder check --no-record            decide the gate without recording this run\n"
+    "exit status: 0 passed, 1 gate failed, 2 usage or configuration error"
+)
+
+
+def add_parsers(sub: Any) -> None:
+    metrics = command(sub, "metrics", "show every unit's metrics", _METRICS_EXAMPLES)
+    add_paths(metrics)
+    add_formats(metrics, "text", "json")
+    check = command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
+    add_paths(check)
+    add_formats(check, "text", "json", "markdown", "sarif")
+    check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
+    check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
+
+
+def _metrics(args: argparse.Namespace) -> int:
+    from ..reports.metrics import metrics_json, metrics_text
+
+    result, _, _ = analyse(args, settings_of(args), hashes=False)
+    emit(metrics_json(result) if args.format == "json" else metrics_text(result), args.output)
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    from ..history.recorder import record_run
+    from ..history.run import RunContext
+
+    settings = settings_of(args)
+    result, access, warn = analyse(args, settings, record=not args.no_record)
+    run = RunContext.create("cli", settings.mode, settings.repo_id)
+    outcome = record_run(result.violations, settings, run, record=access.record, warn=warn)
+    emit(_check_output(args.format, result, outcome, settings, run), args.output)
+    return EXIT_FAILED if outcome.failed else EXIT_OK
+
+
+def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) -> str:
+    from .. import __version__
+    from ..plugins import known_rules
+    from ..reports.check import check_json, check_markdown, check_text
+    from ..reports.sarif import check_sarif
+
+    if fmt == "sarif":
+        return check_sarif(result, outcome, known_rules(), __version__)
+    if fmt == "text":
+        return check_text(result, outcome, settings)
+    return (check_json if fmt == "json" else check_markdown)(result, outcome, settings, run)
+
+
+COMMANDS = {"metrics": _metrics, "check": _check}

@@ -1,0 +1,117 @@
+"""What every ``ladder`` subcommand shares: exit codes, parser pieces, settings, output.
+
+A subcommand module registers its parsers with :func:`command` and turns its work
+into text through :func:`emit`; errors are :class:`~ladder_plugins.errors.LadderError`,
+which :func:`~ladder_plugins.cli.main.main` prints as one line with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from ..errors import LadderError
+
+__all__ = [
+    "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "Parser", "command", "add_paths", "add_formats",
+    "warn", "emit", "settings_of", "analyse", "view",
+]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors exit with status 2 and one line that points at ``--help``."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+        self.exit(EXIT_USAGE, f"ladder: error: {message} (see 'ladder --help')\n")
+
+
+def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
+    """A subcommand parser whose ``--help`` ends with its examples."""
+    return sub.add_parser(name, help=help_text, epilog="examples:\n" + examples,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_paths(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="analyse in N processes (default: CPUs)")
+    parser.add_argument("--no-cache", action="store_true", help="ignore the analysis cache (also LADDER_NO_CACHE=1)")
+
+
+def add_formats(parser: argparse.ArgumentParser, *choices: str) -> None:
+    parser.add_argument("--format", choices=choices, default=choices[0])
+    parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def warn(message: str) -> None:
+    print(f"ladder: warning: {message}", file=sys.stderr)
+
+
+def emit(text: str, output: Optional[str]) -> None:
+    """Print ``text``, or write it to ``output``; a file that cannot be written is a usage error."""
+    if not output:
+        print(text.rstrip("\n"))
+        return
+    try:
+        Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise LadderError(f"{output}: cannot be written: {exc.strerror or exc}") from None
+
+
+def settings_of(args: argparse.Namespace) -> Any:
+    """The project's settings, found from the working directory, with ``--mode`` applied."""
+    from ..config import load_settings
+
+    settings = load_settings(Path.cwd())
+    mode = getattr(args, "mode", None)
+    return settings.replace(mode=mode) if mode else settings
+
+
+def _progress() -> Optional[Callable[[int, int], None]]:
+    """Progress on stderr for long runs, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total >= 20:
+            end = "\n" if done == total else ""
+            print(f"\rladder: analysed {done}/{total} files", end=end, file=sys.stderr, flush=True)
+
+    return show
+
+
+def _write_access(args: argparse.Namespace, settings: Any, record: bool) -> tuple[Any, Any]:
+    """What this run may write (checked once, up front) and the run's say-it-once warning sink."""
+    from ..errors import WarnOnce
+    from ..history.preflight import check_write_access
+
+    sink = WarnOnce(warn)
+    access = check_write_access(settings, record=record, cache=not getattr(args, "no_cache", False))
+    for message in access.warnings:
+        sink(message)
+    return access, sink
+
+
+def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False) -> Any:
+    """The analysis of the paths asked for, what this run may write, and its warning sink."""
+    from ..analysis.analyzer import Analyzer
+    from ..analysis.discovery import default_paths
+    from ..analysis.parallel import default_jobs
+
+    access, sink = _write_access(args, settings, record)
+    paths = args.paths or [settings.root / p for p in default_paths(settings)]
+    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink)
+    jobs = getattr(args, "jobs", None) or default_jobs()
+    return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
+
+
+def view(settings: Any) -> Any:
+    """The read side of the history, for the commands that show it."""
+    from ..history.view import load_view
+
+    return load_view(settings, warn=warn)

@@ -1,0 +1,86 @@
+"""``ladder history stats|prune|rebuild|combine``: look after the history."""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..errors import LadderError
+from .common import EXIT_OK, Parser, command, warn
+
+__all__ = ["add_parsers", "COMMANDS"]
+
+_EXAMPLES = (
+    "  ladder history stats                       size, events, oldest/newest, unreadable lines\n"
+    "  ladder history prune                       apply retention and the size cap now\n"
+    "  ladder history rebuild                     rebuild summaries.json from the log\n"
+    "  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)"
+)
+
+
+def add_parsers(sub: Any) -> None:
+    history = command(sub, "history", "maintain the history", _EXAMPLES)
+    actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
+    actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
+    actions.add_parser("prune", help="apply retention and the size cap now")
+    actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
+    actions.add_parser("combine", help="merge other events.jsonl files into this project's log").add_argument(
+        "files", nargs="+", metavar="FILE")
+
+
+def _stats(store: Any, args: argparse.Namespace) -> None:
+    st = store.stats()
+    newer = " (a newer version wrote this history: read-only)" if st.newer_schema else ""
+    print(f"history: {st.path}")
+    print(f"size: {st.size} bytes, events: {st.events}, fingerprints: {st.fingerprints}")
+    print(f"oldest: {st.oldest or '-'}, newest: {st.newest or '-'}")
+    print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}{newer}")
+    print(f"folded (pruned) fingerprints: {st.folded_fingerprints}")
+
+
+def _combine(store: Any, args: argparse.Namespace) -> None:
+    added, duplicates, unreadable = store.combine([Path(f) for f in args.files])
+    print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
+          f"{unreadable} unreadable lines skipped")
+
+
+def _prune(store: Any, args: argparse.Namespace) -> None:
+    from ..history.run import now_utc
+
+    with _writable(store):
+        changed = store.prune(store.load(), now_utc(), force=True)
+    print(f"pruned {store.log}" if changed else "nothing to prune")
+
+
+def _rebuild(store: Any, args: argparse.Namespace) -> None:
+    with _writable(store):
+        store.summary_path.unlink(missing_ok=True)
+        state = store.load()
+    print(f"rebuilt {store.summary_path}: {state.aggregate.events} events, "
+          f"{len(state.aggregate.fingerprints)} fingerprints, {state.skipped} unreadable lines")
+
+
+@contextmanager
+def _writable(store: Any) -> Iterator[None]:
+    """Hold the history's lock; a history that cannot be written is a usage error."""
+    with store.transaction() as tx:
+        if tx.read_only:
+            raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
+        yield
+
+
+_ACTIONS = {"stats": _stats, "combine": _combine, "prune": _prune, "rebuild": _rebuild}
+
+
+def _history(args: argparse.Namespace) -> int:
+    from ..config import load_settings
+    from ..history.store import HistoryStore
+
+    store = HistoryStore(load_settings(Path.cwd()), warn=warn)
+    _ACTIONS[args.action](store, args)
+    return EXIT_OK
+
+
+COMMANDS = {"history": _history}

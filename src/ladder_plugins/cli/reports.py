@@ -1,0 +1,94 @@
+"""The commands that read: ``summary``, ``brief``, ``recommend``, ``report --html``, ``explain``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import LadderError
+from .common import EXIT_OK, add_formats, command, emit, settings_of, view, warn
+
+__all__ = ["add_parsers", "COMMANDS"]
+
+_EXAMPLES = {
+    "summary": "  ladder summary                      hotspots, patterns, worst areas and roles, per-day trend\n"
+               "  ladder summary --format markdown    for a CI job summary",
+    "brief": "  ladder brief                        the known weak spots, for an agent's prompt (4 KB at most)\n"
+             "  ladder brief --max-bytes 1500 --top 3",
+    "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
+                 "  ladder recommend --format json",
+    "report": "  ladder report --html ladder.html    one self-contained page: trend chart and tables",
+    "explain": "  ladder explain LAD102               what it measures, how it counts, limits per role\n"
+               "  ladder explain cognitive_max\n  ladder explain --list",
+}
+
+
+def add_parsers(sub: Any) -> None:
+    add_formats(command(sub, "summary", "hotspots, patterns, areas, roles, trend", _EXAMPLES["summary"]),
+                "text", "json", "markdown")
+    brief = command(sub, "brief", "the known-weak-spots brief for agent prompts", _EXAMPLES["brief"])
+    brief.add_argument("--max-bytes", type=int, default=4096, help="size limit in bytes (default 4096)")
+    brief.add_argument("--top", type=int, default=5, choices=range(1, 11), metavar="N",
+                       help="at most N entries (default 5)")
+    brief.add_argument("--output", metavar="FILE")
+    add_formats(command(sub, "recommend", "threshold and constraint suggestions from the history",
+                        _EXAMPLES["recommend"]), "text", "json")
+    command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"]).add_argument(
+        "--html", metavar="FILE", required=True, help="where to write the page")
+    explain = command(sub, "explain", "explain a rule: what, how it counts, limits", _EXAMPLES["explain"])
+    explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
+    explain.add_argument("--list", action="store_true", help="list every rule")
+
+
+def _summary(args: argparse.Namespace) -> int:
+    from ..reports.summary import summary_json, summary_markdown, summary_text
+
+    render = {"text": summary_text, "json": summary_json, "markdown": summary_markdown}[args.format]
+    emit(render(view(settings_of(args))), args.output)
+    return EXIT_OK
+
+
+def _brief(args: argparse.Namespace) -> int:
+    from ..reports.brief import make_brief
+
+    if args.max_bytes < 64:
+        raise LadderError(f"--max-bytes {args.max_bytes}: expected at least 64")
+    emit(make_brief(view(settings_of(args)), max_bytes=args.max_bytes, top=args.top), args.output)
+    return EXIT_OK
+
+
+def _recommend(args: argparse.Namespace) -> int:
+    from ..history.store import HistoryStore
+    from ..reports.recommend import recommend, recommend_json, recommend_text
+
+    settings = settings_of(args)
+    suggestions = recommend(HistoryStore(settings, warn=warn).peek(), view(settings), settings)
+    emit(recommend_json(suggestions) if args.format == "json" else recommend_text(suggestions), args.output)
+    return EXIT_OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ..reports.html import html_report
+
+    settings = settings_of(args)
+    emit(html_report(view(settings), settings.repo_id), args.html)
+    print(f"wrote {args.html}")
+    return EXIT_OK
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from ..plugins import known_rules
+    from ..reports.explain import explain, rule_list
+
+    if args.list or not args.rule:
+        print(rule_list(known_rules()))
+        return EXIT_OK
+    try:
+        settings = settings_of(args)
+    except LadderError:
+        settings = None  # explaining a rule must work even where the configuration is broken
+    print(explain(args.rule, known_rules(), settings))
+    return EXIT_OK
+
+
+COMMANDS = {"summary": _summary, "brief": _brief, "recommend": _recommend, "report": _report, "explain": _explain}
