@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 import pluggy
 
 if TYPE_CHECKING:
-    from .catalogue import Rule
     from .analysis.source import ParsedSource, Unit
+    from .catalogue import Rule
 
 __all__ = ["hookspec", "hookimpl", "PROJECT_NAME", "LadderSpec"]
 

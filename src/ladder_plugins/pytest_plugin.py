@@ -93,8 +93,8 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 def _make_state(config: pytest.Config) -> _State:
     from .analysis.analyzer import Analyzer
     from .errors import WarnOnce
-    from .history.store import HistoryStore
     from .history.preflight import WriteAccess, check_write_access
+    from .history.store import HistoryStore
 
     settings, run = _settings_and_run(config)
     workerinput = getattr(config, "workerinput", None)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .report import FileReport, UnitReport, Violation
 from ..catalogue import Rule
+from .report import FileReport, UnitReport, Violation
 
 __all__ = ["report_to_json", "report_from_json"]
 

@@ -33,11 +33,11 @@ _STEPS = (
 def check_project(root: Path, now: str) -> tuple[int, str, object]:
     """``ladder check`` on ``root`` at time ``now``: (exit status, text, outcome)."""
     from ..analysis.analyzer import Analyzer
-    from ..config import load_settings
     from ..analysis.discovery import default_paths
+    from ..config import load_settings
     from ..history.recorder import record_run
-    from ..reports.check import check_text
     from ..history.run import RunContext
+    from ..reports.check import check_text
 
     settings = load_settings(root)
     result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)
@@ -67,11 +67,11 @@ def _story(root: Path, echo: Callable[[str], None]) -> tuple[list[int], Any]:
 
 
 def _epilogue(root: Path, echo: Callable[[str], None]) -> None:
-    from ..reports.brief import make_brief
     from ..config import load_settings
-    from ..history.view import build_view
     from ..history.run import parse_timestamp
     from ..history.store import HistoryStore
+    from ..history.view import build_view
+    from ..reports.brief import make_brief
     from ..reports.summary import summary_text
 
     settings = load_settings(root)

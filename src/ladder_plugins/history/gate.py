@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional, Sequence
 
-from .aggregate import Aggregate
 from ..catalogue import GATE, lookup
 from ..config import Settings
+from .aggregate import Aggregate
 from .events import Event
 from .recurrence import Recurrence, recurrence_of
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Iterable, Iterator, Optional
 
-from .aggregate import Aggregate, FingerprintStats
 from ..config import Settings
+from .aggregate import Aggregate, FingerprintStats
 from .run import format_timestamp
 
 __all__ = [

@@ -25,16 +25,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from .aggregate import Aggregate
-from ..ladderdir.aside import keep_aside
 from ..config import Settings
 from ..errors import LadderError
+from ..ladderdir.aside import keep_aside
+from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
+from .aggregate import Aggregate
 from .events import SCHEMA_VERSION, Event
 from .log import EventLog, ReadResult, complete_lines
 from .pruning import PrunePlan, plan_prune
 from .recurrence import cutoff
 from .run import format_timestamp
-from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 
 __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 

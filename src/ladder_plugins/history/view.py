@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
-from .aggregate import Aggregate
 from ..config import Settings
+from .aggregate import Aggregate
 from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns, recurrences, trend
 
 __all__ = ["HistoryView", "build_view", "load_view"]

@@ -21,8 +21,8 @@ import math
 from typing import Iterator, Mapping, Sequence
 
 from ..analysis.astwalk import children
-from ..hookspecs import hookimpl
 from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..hookspecs import hookimpl
 
 __all__ = ["abc_vector", "abc_size"]
 

@@ -14,8 +14,8 @@ import ast
 from typing import Mapping, Optional
 
 from ..analysis.astwalk import children
-from ..hookspecs import hookimpl
 from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..hookspecs import hookimpl
 
 __all__ = ["assertion_count"]
 

@@ -24,8 +24,8 @@ import ast
 from typing import Mapping, Sequence
 
 from ..analysis.astwalk import children
-from ..hookspecs import hookimpl
 from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..hookspecs import hookimpl
 
 __all__ = ["cognitive", "is_decorator_wrapper"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..hookspecs import hookimpl
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..analysis.stackguard import call_deep
+from ..hookspecs import hookimpl
 
 __all__ = ["cyclomatic"]
 

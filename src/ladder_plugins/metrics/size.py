@@ -17,8 +17,8 @@ from __future__ import annotations
 import ast
 from typing import Mapping, Optional, Sequence
 
-from ..hookspecs import hookimpl
 from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..hookspecs import hookimpl
 
 __all__ = ["function_lines", "param_count", "nesting_depth", "file_lines"]
 

@@ -17,8 +17,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Optional
 
-from ..history.aggregate import Aggregate
 from ..config import Settings
+from ..history.aggregate import Aggregate
 from ..history.view import HistoryView
 
 __all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json"]
