@@ -16,17 +16,21 @@ def at(day: int, hour: int = 0) -> datetime:
     return DAY0 + timedelta(days=day, hours=hour)
 
 
-def make_event(fp: str = "src/a.py::f::cognitive_max", *, unit_hash: str = "h1", when: datetime = DAY0,
-               run_id: str = "", severity: str = "red", rule_key: str = "", path: str = "",
-               role: str = "app") -> Event:
-    path = path or fp.split("::")[0]
-    rule_key = rule_key or fp.split("::")[-1]
+_EVENT_DEFAULTS = {"unit_hash": "h1", "when": DAY0, "run_id": "", "severity": "red", "rule_key": "", "path": "",
+                   "role": "app", "actual": 20.0, "hash_version": 1}
+
+
+def make_event(fp: str = "src/a.py::f::cognitive_max", **given) -> Event:
+    """A red cognitive-complexity event of ``fp``; any of ``_EVENT_DEFAULTS`` may be given."""
+    assert set(given) <= set(_EVENT_DEFAULTS), f"unknown: {set(given) - set(_EVENT_DEFAULTS)}"
+    o = {**_EVENT_DEFAULTS, **given}
     return Event(
-        schema_version=SCHEMA_VERSION, event_id=uuid.uuid4().hex, timestamp=format_timestamp(when),
-        repo_id="repo", run_id=run_id or uuid.uuid4().hex, tool="cli", mode="recurrence", path=path,
-        unit_name=fp.split("::")[1] if fp.count("::") == 2 else None, line=1, role=role, rule_key=rule_key,
-        metric_family="complexity", scope="unit", severity=severity, actual=20.0, limit=15.0, delta=5.0,
-        fingerprint=fp, unit_hash=unit_hash, source="built-in-metric",
+        schema_version=SCHEMA_VERSION, event_id=uuid.uuid4().hex, timestamp=format_timestamp(o["when"]),
+        repo_id="repo", run_id=o["run_id"] or uuid.uuid4().hex, tool="cli", mode="recurrence",
+        path=o["path"] or fp.split("::")[0], unit_name=fp.split("::")[1] if fp.count("::") == 2 else None, line=1,
+        role=o["role"], rule_key=o["rule_key"] or fp.split("::")[-1], metric_family="complexity", scope="unit",
+        severity=o["severity"], actual=o["actual"], limit=15.0, delta=o["actual"] - 15.0, fingerprint=fp,
+        unit_hash=o["unit_hash"], source="built-in-metric", hash_version=o["hash_version"],
     )
 
 

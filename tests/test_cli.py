@@ -164,11 +164,12 @@ def test_events_carry_every_design_field(project):
     events = [json.loads(line) for line in (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()]
     fields = {"schema_version", "event_id", "timestamp", "repo_id", "run_id", "tool", "mode", "path", "unit_name",
               "line", "role", "rule_key", "metric_family", "scope", "severity", "actual", "limit", "delta",
-              "fingerprint", "unit_hash", "source", "actor_type"}
+              "fingerprint", "unit_hash", "hash_version", "source", "actor_type"}
     for event in events:
         assert fields <= set(event)
         assert event["timestamp"] == "2026-11-01T08:00:00.000000Z"
         assert (event["run_id"], event["tool"], event["repo_id"], event["actor_type"]) == ("ci-42", "cli", "shop", "ci")
+        assert event["hash_version"] == 2
     assert len({e["event_id"] for e in events}) == len(events)
     cog = next(e for e in events if e["rule_key"] == "cognitive_max")
     assert (cog["path"], cog["unit_name"], cog["severity"], cog["actual"], cog["limit"], cog["delta"]) == (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import textwrap
 from pathlib import Path
 
 from ladder_plugins.analysis.analyzer import analyze_source
-from ladder_plugins.analysis.identity import fingerprint, unit_hash
+from ladder_plugins.analysis import identity
+from ladder_plugins.analysis.identity import fingerprint, unit_hash, value_version
 
 ORIGINAL = '''
 def f(a, b):
@@ -84,12 +86,14 @@ def test_fingerprints_and_hashes_do_not_depend_on_hash_seed(tmp_path):
     assert len(outputs) == 1
 
 
-def test_file_versions_ignore_blank_and_comment_lines_but_not_code():
-    from ladder_plugins.analysis.identity import file_hash
-
-    base = ["import os", "", "x = 1"]
-    assert file_hash(base) == file_hash(["# header", "import os   ", "", "", "    # note", "x = 1"])
-    assert file_hash(base) != file_hash(["import os", "x = 2"])
+def test_a_file_rule_version_is_its_measured_value_not_its_text(settings):
+    long_file = "x = 1\n" * 1040
+    first = analyze_source(long_file, "src/m.py", settings).violations
+    other_edit = analyze_source(long_file.replace("x = 1", "y = 2", 1), "src/m.py", settings).violations
+    longer = analyze_source(long_file + "z = 3\n", "src/m.py", settings).violations
+    (before,), (after,), (grown,) = ([v for v in vs if v.rule.key == "file_lines_max"] for vs in (first, other_edit, longer))
+    assert before.unit_hash == after.unit_hash == value_version("file_lines_max", 1040)
+    assert grown.unit_hash != before.unit_hash
 
 
 def test_the_fast_rendering_equals_the_iterative_one_on_real_and_deep_code():
@@ -103,3 +107,156 @@ def test_the_fast_rendering_equals_the_iterative_one_on_real_and_deep_code():
     assert all(_fast_tokens(node) == _tokens(node) for node in units)
     deep = ast.parse("def f(x):\n    return " + " + ".join(["x"] * 2000) + "\n").body[0]
     assert _fast_tokens(deep) == _tokens(deep)  # past the recursion limit: the iterative fallback
+
+
+def _units(source: bytes) -> list[ast.AST]:
+    return [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+
+
+def _stdlib_units(count: int) -> list[ast.AST]:
+    stdlib = Path(ast.__file__).parent
+    return [unit for path in sorted(stdlib.glob("*.py"))[:count] for unit in _units(path.read_bytes())]
+
+
+def _strip_empty_fields(nodes: list[ast.AST]) -> None:
+    for node in nodes:
+        for name in node._fields:
+            if getattr(node, name, None) in (None, []):
+                delattr(node, name)
+
+
+def _all_nodes(units: list[ast.AST]) -> list[ast.AST]:
+    return list({id(node): node for unit in units for node in ast.walk(unit)}.values())  # units nest
+
+
+def test_fields_missing_or_left_empty_do_not_change_the_hash():
+    """A Python that never had a field (3.11 and ``type_params``) hashes as one that leaves it empty."""
+    units = _stdlib_units(30)
+    before = [unit_hash(u) for u in units]
+    _strip_empty_fields(_all_nodes(units))
+    assert [unit_hash(u) for u in units] == before
+
+
+def _set_everywhere(nodes: list[ast.AST], name: str, value: object) -> None:
+    for node in nodes:
+        setattr(node, name, value)
+
+
+def test_a_field_a_future_python_adds_changes_nothing_while_empty(monkeypatch):
+    units = _stdlib_units(30)
+    before = [unit_hash(u) for u in units]
+    fields = dict(identity._FIELDS)
+    fields[ast.FunctionDef] = tuple(sorted(fields[ast.FunctionDef] + ("zz_future",)))
+    monkeypatch.setattr(identity, "_FIELDS", fields)
+    nodes = _all_nodes(units)
+    for empty in (None, []):
+        _set_everywhere(nodes, "zz_future", empty)
+        assert [unit_hash(u) for u in units] == before
+    function = next(u for u in units if isinstance(u, ast.FunctionDef))
+    function.zz_future = [ast.Name(id="T", ctx=ast.Load())]
+    assert unit_hash(function) != before[units.index(function)]  # a field that holds something counts
+
+
+def test_fstring_parts_and_unicode_are_rendered_alike_on_every_parser():
+    """3.12.1 adds an empty text part to ``{x:>{y}}`` format specs; ``repr`` of U+2C5F differs on 3.9."""
+    (node,) = _units(b"def f(x, y):\n    return f'{x!r:>{y}}' + '\\u2c5f'\n")
+    spec = node.body[0].value.left.values[0].format_spec
+    plain = unit_hash(node)
+    spec.values.append(ast.Constant(value=""))
+    spec.values.insert(0, ast.Constant(value=""))
+    assert unit_hash(node) == plain
+    assert identity._tokens(node) == identity._fast_tokens(node)
+    assert "'\\u2c5f'" in identity._fast_tokens(node)
+
+
+_SAMPLE = """\
+import typing
+def f(x, y=1, /, *a, k, **kw) -> "typing.Any":
+    s = f"a{{b}}c{x!r:>{y}}d{x=}e" f'{x:%Y-%m}' "plain" f"{'q'}" rf"\\d{y}" f"{x:{y}.{y}f}"
+    t = [i for i in a if (n := i)] + [*a] + list({**kw}) + [lambda: (yield), ..., 1j, 0x1F, b"\\xff", "\\u2c5f"]
+    del x[1:2, ::3]
+    return s if t else None
+async def g():
+    async with a as b, c:
+        async for i in b:
+            await i
+    try:
+        pass
+    except (ValueError, TypeError) as exc:
+        raise RuntimeError from exc
+    finally:
+        global q
+@decorator(1)
+class C(Base, metaclass=M):
+    x: int = 1
+    def m(self, *, a=[], **b):
+        nonlocal_ = {k: v for k, v in b.items()}
+        assert a, "message"
+        with open(a) as h, open(b):
+            return h.read()[::-1]
+"""
+
+_HASH_SCRIPT = (
+    "import ast, json, sys\n"
+    "sys.path.insert(0, sys.argv[1])\n"
+    "from ladder_plugins.analysis.identity import unit_hash\n"
+    "out = {}\n"
+    "for path in sys.argv[2:]:\n"
+    "    tree = ast.parse(open(path, 'rb').read())\n"
+    "    for n in ast.walk(tree):\n"
+    "        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):\n"
+    "            out[path + ':' + str(n.lineno)] = unit_hash(n)\n"
+    "print(json.dumps(out))\n"
+)
+
+
+def _candidates() -> list[str]:
+    import glob
+    import shutil
+
+    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    on_path = [shutil.which(f"python3.{minor}") for minor in range(9, 15)]
+    return [exe for exe in on_path if exe] + sorted(glob.glob(os.path.join(root, "versions", "3.*", "bin", "python3")))
+
+
+def _version_of(exe: str) -> tuple[int, ...]:
+    probe = subprocess.run([exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                           capture_output=True, text=True)
+    return tuple(map(int, probe.stdout.split("."))) if probe.returncode == 0 else ()
+
+
+def _other_pythons() -> list[str]:
+    """Interpreters of the other supported versions (3.9 and newer) on PATH or under pyenv."""
+    found: dict[tuple[int, ...], str] = {}
+    for exe in _candidates():
+        version = _version_of(exe)
+        if version >= (3, 9) and version != sys.version_info[:2]:
+            found.setdefault(version, exe)
+    return [found[v] for v in sorted(found)]
+
+
+def _corpus(tmp_path: Path) -> tuple[Path, list[str]]:
+    """The source directory and the files to hash: a sample of much syntax, and this package."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(_SAMPLE)
+    src = Path(__file__).resolve().parents[1] / "src"
+    package = sorted(str(p) for p in (src / "ladder_plugins").rglob("*.py") if "demo_project" not in p.parts)
+    return src, [str(sample)] + package
+
+
+def test_unit_hashes_are_the_same_on_every_python_version(tmp_path):
+    pythons = _other_pythons()
+    if not pythons:
+        import pytest
+
+        pytest.skip("no other Python 3.9+ interpreter on PATH or under pyenv to compare with")
+    src, files = _corpus(tmp_path)
+    results = {}
+    for exe in [sys.executable] + pythons:
+        done = subprocess.run([exe, "-c", _HASH_SCRIPT, str(src), *files], capture_output=True, text=True)
+        assert done.returncode == 0, f"{exe}: {done.stderr[-2000:]}"
+        results[exe] = json.loads(done.stdout)
+    reference = results[sys.executable]
+    assert len(reference) > 300
+    assert {exe: sorted(k for k in reference if got.get(k) != reference[k]) for exe, got in results.items()} == {
+        exe: [] for exe in results}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 
+from hypothesis import given, settings as hsettings, strategies as st
+
 from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.gate import decide
 from ladder_plugins.history.recurrence import area_of, hotspots, patterns, recurrences, trend
@@ -157,3 +159,92 @@ def test_gate_is_independent_of_the_order_run_events_arrive(tmp_path):
         return tuple(f.event.fingerprint for f in decide("recurrence", list(order), history, s, at(2)).failures)
 
     assert {failing(order) for order in itertools.permutations(run)} == {("src/a.py::f::abc_max", "src/b.py::f::abc_max")}
+
+
+def _occurrences(events, settings, now=at(9)):
+    (rec,) = recurrences(agg(events), settings, now)
+    return rec.occurrences
+
+
+def test_an_edit_that_lowers_the_violated_value_is_progress_not_recurrence(tmp_path):
+    s = project_settings(tmp_path)
+    working_on_it = [make_event(unit_hash="v1", actual=30, when=at(0)), make_event(unit_hash="v2", actual=20, when=at(1)),
+                     make_event(unit_hash="v3", actual=18, when=at(2))]
+    assert _occurrences(working_on_it, s) == 1
+    assert hotspots(agg(working_on_it), s, at(3)) == []
+    worse_again = working_on_it + [make_event(unit_hash="v4", actual=18, when=at(3)),
+                                   make_event(unit_hash="v5", actual=25, when=at(4))]
+    assert _occurrences(worse_again, s) == 3  # not lower than the version before: the feedback came back
+
+
+def test_for_a_minimum_rule_progress_is_a_higher_value(tmp_path):
+    s = project_settings(tmp_path)
+    fp = "tests/test_a.py::test_x::min_assertions"
+    rising = [make_event(fp, unit_hash="v1", actual=0, when=at(0)), make_event(fp, unit_hash="v2", actual=1, when=at(1))]
+    assert _occurrences(rising, s) == 1
+    falling = [make_event(fp, unit_hash="v1", actual=1, when=at(0)), make_event(fp, unit_hash="v2", actual=0, when=at(1))]
+    assert _occurrences(falling, s) == 2
+
+
+def test_a_new_hash_form_never_counts_as_an_edit(tmp_path):
+    """Upgrading re-hashes unchanged code: that must not create an occurrence; the next real edit does."""
+    s = project_settings(tmp_path)
+    old = [make_event(unit_hash="a", when=at(0)), make_event(unit_hash="b", when=at(1))]
+    rehashed = old + [make_event(unit_hash="a2", hash_version=2, when=at(2)),
+                      make_event(unit_hash="a2", hash_version=2, when=at(3))]
+    assert _occurrences(rehashed, s) == 2
+    edited = rehashed + [make_event(unit_hash="c2", hash_version=2, when=at(4))]
+    assert _occurrences(edited, s) == 3
+
+
+def test_the_gate_does_not_fail_on_code_that_is_being_improved(tmp_path):
+    s = project_settings(tmp_path)
+    history = agg([make_event(unit_hash="v1", actual=40, when=at(0)), make_event(unit_hash="v2", actual=30, when=at(1))])
+    improving = [make_event(unit_hash="v3", actual=20, when=at(2))]
+    assert not decide("recurrence", improving, history, s, at(2)).failed
+    regressing = [make_event(unit_hash="v3", actual=35, when=at(2))]
+    assert not decide("recurrence", regressing, history, s, at(2)).failed  # 2 occurrences: 40, then 35 >= 30
+    history = history.merge(agg(regressing))
+    again = [make_event(unit_hash="v4", actual=35, when=at(3))]
+    assert decide("recurrence", again, history, s, at(3)).failed
+
+
+_VERSIONS = st.lists(
+    st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.sampled_from([1, 2]), st.integers(16, 40),
+              st.integers(0, 5), st.sampled_from(["src/m.py::f::cognitive_max", "tests/t.py::t::min_assertions"])),
+    min_size=1, max_size=12)
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(rows=_VERSIONS, seed=st.integers(0, 1000))
+def test_occurrences_do_not_depend_on_append_or_combine_order(tmp_path_factory, rows, seed):
+    """The progress and hash-form rules keep the gate's order independence."""
+    s = project_settings(tmp_path_factory.mktemp("order"))
+    events = [make_event(fp, unit_hash=h, hash_version=form, actual=value, when=at(day, n))
+              for n, (h, form, value, day, fp) in enumerate(rows)]
+    reference = _counted(agg(events), s)
+    rng = random.Random(seed)
+    for _ in range(3):
+        shuffled = rng.sample(events, len(events))
+        cut = rng.randrange(len(shuffled) + 1)
+        assert _counted(agg(shuffled[cut:]).merge(agg(shuffled[:cut])), s) == reference
+
+
+def _counted(aggregate, s):
+    return [(r.fingerprint, r.occurrences, r.days) for r in recurrences(aggregate, s, at(9))]
+
+
+def test_the_occurrence_examples_in_metrics_md_hold(tmp_path):
+    import re
+    from importlib import resources
+
+    s = project_settings(tmp_path)
+    text = resources.files("ladder_plugins").joinpath("metrics.md").read_text(encoding="utf-8")
+    section = text.split("## Occurrences and recurring hotspots")[1]
+    rows = re.findall(r"^\| ((?:\d+ \(day \d\)(?:, )?)+) \| (\d+)", section, re.M)
+    assert len(rows) == 3
+    for versions, expected in rows:
+        found = re.findall(r"(\d+) \(day (\d)\)", versions)
+        events = [make_event(unit_hash=f"v{n}", actual=float(value), when=at(int(day), n))
+                  for n, (value, day) in enumerate(found)]
+        assert _occurrences(events, s) == int(expected), versions

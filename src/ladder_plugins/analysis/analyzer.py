@@ -21,7 +21,7 @@ from ..config import Settings
 from ..errors import SourceError
 from ..plugins import get_plugin_manager, known_rules
 from .discovery import SourceFile, discover
-from .identity import file_hash, fingerprint, unit_hash
+from .identity import fingerprint, unit_hash, value_version
 from .report import AnalysisResult, FileReport, MetricValues, UnitReport, Violation
 from .roles import resolve_role
 from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
@@ -82,13 +82,16 @@ class _Judge:
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
         self._hashes: dict[int, str] = {}
 
-    def _hash(self, unit: Optional[Unit]) -> str:
-        """One hash per unit (or file), shared by its violations; empty when nothing is recorded."""
+    def _version(self, unit: Optional[Unit], rule: Rule, value: float) -> str:
+        """The unit's hash (one per unit, shared by its violations), or for a file rule the value's
+        version; empty when nothing is recorded."""
         if not self.hashes:
             return ""
+        if unit is None:
+            return value_version(rule.key, value)
         key = id(unit)
         if key not in self._hashes:
-            self._hashes[key] = unit_hash(unit.node) if unit else file_hash(list(self.source.lines))
+            self._hashes[key] = unit_hash(unit.node)
         return self._hashes[key]
 
     def violation(
@@ -98,7 +101,7 @@ class _Judge:
         return Violation(
             rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
             actual=value, limit=limit, severity=sev, role=self.source.role,
-            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._hash(unit),
+            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._version(unit, rule, value),
         )
 
     def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:

@@ -68,9 +68,10 @@ def _decode(data: bytes, key: str) -> dict[str, Any]:
 def _context(settings: Any, plugins: Sequence[str]) -> str:
     """Everything besides the file that changes its results (and the entry format)."""
     from .. import __version__
+    from .identity import HASH_VERSION
 
-    parts = [_FORMAT, __version__, sys.implementation.name, f"{sys.version_info[:3]}", settings.digest(),
-             *sorted(plugins)]
+    parts = [_FORMAT, __version__, f"hashes {HASH_VERSION}", sys.implementation.name, f"{sys.version_info[:3]}",
+             settings.digest(), *sorted(plugins)]
     return hashlib.blake2b("\x1f".join(parts).encode(), digest_size=16).hexdigest()
 
 

@@ -1,25 +1,50 @@
-"""What makes a violation "the same" across runs: fingerprints and unit hashes.
+"""What makes a violation "the same" across runs: fingerprints and versions.
 
 A fingerprint names the place and the rule, never a line number, so inserting lines
-above a unit does not change it. A unit hash names the unit's *code*: it is computed
-from the ``ast`` (so formatting and comments are gone) without positions and without
-the docstring, so it changes with every real edit and with nothing else. Both are
-built from text only (no ``hash()``), hence identical across ``PYTHONHASHSEED``
-values, processes and machines.
+above a unit does not change it. A version names what was judged. For a unit it is
+the unit hash of its *code*: computed from the ``ast`` (so formatting and comments
+are gone) without positions and without the docstring, so it changes with every real
+edit and with nothing else. For a file rule it is the measured value
+(:func:`value_version`): a file of 1,037 lines is the same violation of a line limit
+whatever else was edited in it. Both are built from text only (no ``hash()``), hence
+identical across ``PYTHONHASHSEED`` values, processes and machines.
+
+The unit hash is of a canonical form, the same on every supported Python (3.9 to
+3.14): fields are written by name in sorted order, a field that holds its empty
+default (``None``, an empty list) is left out, so a field that a newer Python added
+(``type_params`` in 3.12, ``default_value`` in 3.13) changes nothing while it is
+empty; values are written with ``ascii()``, whose escapes do not depend on the
+Unicode database the interpreter was built with (``repr`` does); the parts of an
+f-string are merged and empty parts dropped, as parsers of different versions split
+them differently. No node or field has been renamed between 3.9 and 3.14, so names
+are the ``ast`` module's own. :data:`HASH_VERSION` names this form: events carry it,
+and versions of another form are never compared with these.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-from typing import Optional
+from types import MappingProxyType
+from typing import Any, Mapping, Optional
 
-from .astwalk import field_table, fields_of
+__all__ = ["HASH_VERSION", "fingerprint", "unit_hash", "value_version"]
 
-__all__ = ["fingerprint", "unit_hash", "file_hash"]
+#: The canonical form of unit hashes and value versions; 1 was the form before 2026-12
+#: (fields by position, ``repr`` values, the file's text for file rules).
+HASH_VERSION = 2
 
 _SKIPPED = frozenset({"lineno", "col_offset", "end_lineno", "end_col_offset", "type_comment"})
-_FIELDS = field_table(_SKIPPED)  # the hashed fields of every node type
+
+
+def _hashed_fields(cls: type) -> tuple[str, ...]:
+    return tuple(sorted(name for name in getattr(cls, "_fields", ()) if name not in _SKIPPED))
+
+
+#: The hashed fields of every node type, sorted by name, worked out once.
+_FIELDS: Mapping[type, tuple[str, ...]] = MappingProxyType({
+    cls: _hashed_fields(cls) for cls in vars(ast).values() if isinstance(cls, type) and issubclass(cls, ast.AST)
+})
 
 
 def fingerprint(path: str, unit_key: Optional[str], rule_key: str) -> str:
@@ -41,29 +66,60 @@ def _without_docstring(node: ast.AST) -> list[ast.AST]:
     return body
 
 
+def _is_text(part: Any) -> bool:
+    return isinstance(part, ast.Constant) and isinstance(part.value, str)
+
+
+def _joined(values: list[Any]) -> list[Any]:
+    """An f-string's parts with adjacent text merged and empty text dropped."""
+    merged: list[Any] = []
+    for part in values:
+        if not _is_text(part):
+            merged.append(part)
+        elif part.value and merged and isinstance(merged[-1], str):
+            merged[-1] += part.value
+        elif part.value:
+            merged.append(part.value)
+    return [ast.Constant(value=p) if isinstance(p, str) else p for p in merged]
+
+
+def _canonical(cls: type, name: str, value: Any) -> Any:
+    return _joined(value) if cls is ast.JoinedStr and name == "values" else value
+
+
+def _fields(node: ast.AST, body: Optional[list[ast.AST]]) -> list[tuple[str, Any]]:
+    """The fields that are written: by name, empty defaults left out, the root's body without docstring."""
+    cls = type(node)
+    names = _FIELDS.get(cls)
+    found = []
+    for name in _hashed_fields(cls) if names is None else names:
+        value = body if body is not None and name == "body" else getattr(node, name, None)
+        if value is not None and (type(value) is not list or value):
+            found.append((name, _canonical(cls, name, value)))
+    return found
+
+
+class _Name(str):
+    """A field name on the iterative renderer's stack (a plain ``str`` there is a value)."""
+
+
 # Structure markers are unique objects: no value in the tree can be mistaken for them.
 _OPEN, _CLOSE, _LIST, _END = object(), object(), object(), object()
 _MARKS = {id(_OPEN): "(", id(_CLOSE): ")", id(_LIST): "[", id(_END): "]"}
 
 
-def _hashed_fields(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    return fields_of(cls, _SKIPPED) if names is None else names
-
-
-def _push_node(node: ast.AST, stack: list[object], root: ast.AST, root_body: list[ast.AST]) -> str:
-    """Schedule a node's fields (positions and the root's docstring left out); return its token."""
+def _push_node(node: ast.AST, stack: list[object], body: Optional[list[ast.AST]]) -> str:
+    """Schedule a node's fields (name, then value); return its token."""
     stack.append(_CLOSE)
-    for name in reversed(_hashed_fields(type(node))):
-        stack.append(root_body if (node is root and name == "body") else getattr(node, name, None))
+    for name, value in reversed(_fields(node, body)):
+        stack += [value, _Name(name)]
     stack.append(_OPEN)
     return type(node).__name__
 
 
 def _tokens(root: ast.AST) -> list[str]:
-    """A flat, position-free rendering of the tree (iterative: no depth limit)."""
+    """The canonical rendering of the tree, iteratively: no depth limit."""
     out: list[str] = []
-    root_body = _without_docstring(root)
     stack: list[object] = [root]
     while stack:
         item = stack.pop()
@@ -71,12 +127,17 @@ def _tokens(root: ast.AST) -> list[str]:
         if mark is not None:
             out.append(mark)
         elif isinstance(item, ast.AST):
-            out.append(_push_node(item, stack, root, root_body))
+            out.append(_push_node(item, stack, _without_docstring(root) if item is root else None))
         elif type(item) is list:
             stack += [_END, *reversed(item), _LIST]
         else:
-            out.append(repr(item))
+            out.append(_leaf(item))
     return out
+
+
+def _leaf(item: object) -> str:
+    """A field name as it is; any other value in its ``ascii()`` form."""
+    return str(item) if type(item) is _Name else ascii(item)
 
 
 def _emit_value(value: object, out: list[str]) -> None:
@@ -88,16 +149,16 @@ def _emit_value(value: object, out: list[str]) -> None:
             _emit_value(item, out)
         out.append("]")
     else:
-        out.append(repr(value))
+        out.append(ascii(value))
 
 
 def _emit(node: ast.AST, out: list[str], body: Optional[list[ast.AST]] = None) -> None:
     """The same rendering as :func:`_tokens`, recursively: about twice as fast on ordinary code."""
-    cls = type(node)
-    out.append(cls.__name__)
+    out.append(type(node).__name__)
     out.append("(")
-    for name in _hashed_fields(cls):
-        _emit_value(body if body is not None and name == "body" else getattr(node, name, None), out)
+    for name, value in _fields(node, body):
+        out.append(name)
+        _emit_value(value, out)
     out.append(")")
 
 
@@ -110,25 +171,21 @@ def _fast_tokens(root: ast.AST) -> list[str]:
     return out
 
 
-def unit_hash(node: ast.AST) -> str:
-    """A hash of the node's code, independent of formatting, comments, position, docstring.
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
-    Field order is fixed by the node types, so the flat rendering is unambiguous; it is
+
+def unit_hash(node: ast.AST) -> str:
+    """A hash of the node's code, independent of formatting, comments, position, docstring
+    and of the Python version that parsed it.
+
+    Every field is written with its name, so the flat rendering is unambiguous; it is
     hashed once. Deeply nested code falls back to an iterative rendering of the same
     tokens, so it cannot raise RecursionError.
     """
-    text = "\x1f".join(_fast_tokens(node))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+    return _digest("\x1f".join(_fast_tokens(node)))
 
 
-def file_hash(lines: list[str]) -> str:
-    """A version id for file rules: the code lines, blank and comment-only lines and trailing
-    whitespace ignored.
-
-    Re-serialising a whole module's tree for every long file cost more than the rest
-    of the analysis; file rules (size) are coarse, so a cheaper notion of "the file
-    changed" serves: edits to code lines count, blank lines and comment lines do not.
-    """
-    kept = (line.rstrip() for line in lines)
-    text = "\n".join(line for line in kept if line and not line.lstrip().startswith("#"))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+def value_version(rule_key: str, value: float) -> str:
+    """The version of a file rule's violation: its rule and measured value, nothing else."""
+    return _digest(f"value\x1f{rule_key}\x1f{ascii(float(value))}")

@@ -1,10 +1,11 @@
 """The reducer behind summaries, folding and rebuilds.
 
-Recurrence needs, per fingerprint, the unit hashes it was seen with (each with the
-earliest and latest time it was red) and, with ``count = "runs"``, the runs it was red
-in; reports need per-day counts. Those are sets and minima, so adding events in any
-order, twice, or from combined logs gives the same aggregate: recurrence cannot
-depend on append or combine order. The same structure is the summary cache
+Recurrence needs, per fingerprint, the versions it was seen with (each with the
+earliest and latest time it was red, and the value measured when it was first red)
+and, with ``count = "runs"``, the runs it was red in; reports need per-day counts.
+Those are sets, minima and maxima (a value goes with its earliest time), so adding
+events in any order, twice, or from combined logs gives the same aggregate:
+recurrence cannot depend on append or combine order. The same structure is the summary cache
 (``summaries.json``) and the fold of pruned events (``folded.json``). Adding an event
 is merging the stats of that one event, so there is one merge rule.
 """
@@ -27,8 +28,22 @@ def _optional_number(value: Any) -> Optional[float]:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _hashes(value: Any) -> dict[str, list[str]]:
-    return {str(h): [str(span[0]), str(span[1])] for h, span in dict(value).items()}
+def _hashes(value: Any) -> dict[str, list[Any]]:
+    """Version spans; a span written before values were kept (two items) has no value."""
+    return {str(h): [str(span[0]), str(span[1]), _optional_number(span[2]) if len(span) > 2 else None]
+            for h, span in dict(value).items()}
+
+
+def _merge_span(span: list[Any], other: list[Any]) -> None:
+    """Earliest and latest time; the value of the earliest sighting (the larger one on a tie)."""
+    early, late, value = other
+    if early < span[0] or (early == span[0] and _larger(value, span[2])):
+        span[2] = value
+    span[0], span[1] = min(span[0], early), max(span[1], late)
+
+
+def _larger(value: Optional[float], than: Optional[float]) -> bool:
+    return value is not None and (than is None or value > than)
 
 
 def _runs(value: Any) -> dict[str, str]:
@@ -57,8 +72,9 @@ class FingerprintStats:
     last_limit: Optional[float] = None
     last_line: int = 0
     events: int = 0
-    #: unit_hash -> [earliest, latest] timestamp of a red event with that hash
-    hashes: dict[str, list[str]] = field(default_factory=dict)
+    #: version (see ``Event.version``) -> [earliest, latest timestamp, value at the earliest]
+    #: of its red events
+    hashes: dict[str, list[Any]] = field(default_factory=dict)
     #: run_id -> earliest timestamp of a red event in that run (count = "runs" only)
     runs: dict[str, str] = field(default_factory=dict)
 
@@ -68,7 +84,7 @@ class FingerprintStats:
         stats = cls(event.path, event.unit_name, event.rule_key, event.role, event.metric_family, ts, ts,
                     event.actual, event.limit, event.line, 1)
         if event.severity == "red":
-            stats.hashes[event.unit_hash] = [ts, ts]
+            stats.hashes[event.version] = [ts, ts, event.actual]
             if track_runs:
                 stats.runs[event.run_id] = ts
         return stats
@@ -89,9 +105,12 @@ class FingerprintStats:
             self._take_latest(other)
         self.first_seen = min(self.first_seen, other.first_seen)
         self.events += other.events
-        for unit_hash, (early, late) in other.hashes.items():
-            span = self.hashes.setdefault(unit_hash, [early, late])
-            span[0], span[1] = min(span[0], early), max(span[1], late)
+        for version, span in other.hashes.items():
+            mine = self.hashes.get(version)
+            if mine is None:
+                self.hashes[version] = list(span)
+            else:
+                _merge_span(mine, span)
         for run_id, when in other.runs.items():
             self.runs[run_id] = min(when, self.runs.get(run_id, when))
 

@@ -13,6 +13,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable, Mapping, Optional
 
+from ..analysis.identity import HASH_VERSION
 from ..errors import ConfigError
 from .run import RunContext, format_timestamp, parse_timestamp
 
@@ -53,6 +54,13 @@ class Event:
     source: str
     actor_type: Optional[str] = None
     actor_id: Optional[str] = None
+    #: the form of ``unit_hash`` (see ``analysis.identity.HASH_VERSION``); 1 for events written before it existed
+    hash_version: int = 1
+
+    @property
+    def version(self) -> str:
+        """The version key recurrence compares: the unit hash, qualified by its form when that is not 1."""
+        return self.unit_hash if self.hash_version == 1 else f"{self.hash_version}:{self.unit_hash}"
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -99,6 +107,7 @@ def events_from_violations(
                 source=v.rule.source,
                 actor_type=run.actor_type,
                 actor_id=run.actor_id,
+                hash_version=HASH_VERSION,
             )
         )
     return out
@@ -125,12 +134,16 @@ def _line(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _hash_version(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
+
 #: optional fields: how to read them, with the default when missing or malformed
 _OPTIONAL: Mapping[str, Callable[[Any], Any]] = {
     "repo_id": _text(""), "tool": _text("cli"), "mode": _text("recurrence"), "unit_name": _optional_text,
     "line": _line, "role": _text("app"), "metric_family": _text(""), "scope": _text("unit"),
     "actual": _number, "limit": _number, "delta": _number, "source": _text("built-in-metric"),
-    "actor_type": _optional_text, "actor_id": _optional_text,
+    "actor_type": _optional_text, "actor_id": _optional_text, "hash_version": _hash_version,
 }
 
 

@@ -1,10 +1,14 @@
 """Recurrence: occurrences, hotspots, patterns and the per-day trend (DESIGN §7).
 
 An *occurrence* is the feedback "this unit violates this rule" given again. With
-``count = "edits"`` (default) it is the first red sighting of a fingerprint with a
-unit hash not seen for it before: the first sighting, then every edited version that
-still violates. With ``count = "runs"`` it is every run id in which the fingerprint
-was red. Only occurrences inside the retention window count.
+``count = "edits"`` (default) it is the first red sighting of a fingerprint, then the
+first red sighting of every new version (an edited unit; for a file rule, a changed
+value) whose value is not better than the previous version's: an edit that lowers a
+violated maximum (cognitive 30 -> 20 against 15) is someone working on the feedback,
+not the feedback coming back. A version of another hash form than the one before it
+(an upgrade of ladder-plugins, not an edit) is never an occurrence either. With
+``count = "runs"`` it is every run id in which the fingerprint was red. Only
+occurrences inside the retention window count.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Iterable, Iterator, Optional
 
+from ..catalogue import lookup
 from ..config import Settings
 from .aggregate import Aggregate, FingerprintStats
 from .run import format_timestamp
@@ -81,11 +86,41 @@ def area_of(path: str) -> str:
     return "/".join(parts[:2]) or "."
 
 
+def _hash_form(version: str) -> str:
+    """``2`` for ``2:<hash>``; versions written before hash forms were named are form ``1``."""
+    return version.split(":", 1)[0] if ":" in version else "1"
+
+
+def _better(value: Optional[float], than: Optional[float], kind: str) -> bool:
+    """Whether ``value`` is an improvement on ``than`` for a rule of ``kind`` (``max`` or ``min``)."""
+    if value is None or than is None:
+        return False
+    return value > than if kind == "min" else value < than
+
+
+def rule_kind(rule_key: str) -> str:
+    """``max`` or ``min``: built-in rules from the catalogue, a plugin's from the plugin host."""
+    rule = lookup(rule_key)
+    if rule is None:
+        from ..plugins import known_rules
+
+        rule = next((r for r in known_rules() if r.key == rule_key), None)
+    return rule.kind if rule is not None and rule.kind == "min" else "max"
+
+
 def occurrence_times(stats: FingerprintStats, count_mode: str) -> list[str]:
-    """When each occurrence happened: a version's first red sighting, or a run's."""
-    if count_mode == "edits":
-        return [span[0] for span in stats.hashes.values()]
-    return list(stats.runs.values())
+    """When each occurrence happened: a counted version's first red sighting, or a run's."""
+    if count_mode != "edits":
+        return list(stats.runs.values())
+    kind = rule_kind(stats.rule_key)
+    times: list[str] = []
+    previous: Optional[tuple[str, Optional[float]]] = None
+    for version, (early, _, value) in sorted(stats.hashes.items(), key=lambda item: (item[1][0], item[0])):
+        if previous is None or (_hash_form(version) == _hash_form(previous[0])
+                                and not _better(value, previous[1], kind)):
+            times.append(early)
+        previous = (version, value)
+    return times
 
 
 def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: datetime) -> Recurrence:

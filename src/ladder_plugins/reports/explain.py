@@ -57,7 +57,7 @@ def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None)
     if rule.kind in ("max", "min"):
         bound = "maximum" if rule.kind == "max" else "minimum"
         lines += [f"default {bound} per role:"] + _limits(rule, settings) + [""]
-    counting = counting_rules(rule.metric)
+    counting = counting_rules(rule.metric or rule.key)
     if counting:
         lines += [counting, ""]
     lines.append(f"definition: {rule.reference}")
