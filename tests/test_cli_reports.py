@@ -97,6 +97,47 @@ def test_report_html_is_self_contained(project, tmp_path):
     assert html.count("<tr>") >= 3 + 1 and "src/shop/pricing.py" in html
 
 
+_FIXED_PRICE = """def price(order, customer, coupons, today):
+    return round(sum(_line_total(line, customer, coupons, today) for line in order.lines), 2)
+"""
+
+
+def _fix_price(project):
+    pricing = project / "src" / "shop" / "pricing.py"
+    text = pricing.read_text()
+    pricing.write_text(_FIXED_PRICE + text[text.index("\n\ndef shipping"):])
+
+
+def test_a_fixed_hotspot_is_resolved_everywhere_it_is_read(tmp_path):
+    """After price() was cut down, nothing presents it as current; the summary and the page list it apart."""
+    project = three_edits(tmp_path / "shop")
+    _fix_price(project)
+    summary = ladder(["summary"], project, LADDER_NOW=FINAL).stdout
+    assert "hotspots (0):" in summary and "resolved hotspots (3):" in summary
+    assert "src/shop/pricing.py::price cognitive_max: no longer violates (last seen 25 on 2026-11-03" in summary
+    data = json.loads(ladder(["summary", "--format", "json"], project, LADDER_NOW=FINAL).stdout)
+    assert data["hotspots"] == [] and {r["status"] for r in data["resolved"]} == {"resolved"}
+    brief = ladder(["brief"], project, LADDER_NOW=FINAL).stdout
+    assert "price" not in brief and "No recurring hotspots or patterns" in brief
+    page = tmp_path / "report.html"
+    ladder(["report", "--html", str(page)], project, LADDER_NOW=FINAL)
+    html = page.read_text()
+    assert html.index("Resolved hotspots") < html.index("price") < html.index("Patterns")
+    assert not [s for s in json.loads(ladder(["recommend", "--format", "json"], project, LADDER_NOW=FINAL).stdout)[
+        "suggestions"] if "price" in s["text"]]
+
+
+def test_current_values_come_from_the_current_code(tmp_path):
+    """Edited again but not checked again: the summary and brief say what the code is now."""
+    project = three_edits(tmp_path / "shop")
+    pricing = project / "src" / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("        total += max(amount, 0)\n",
+                                                   "        if amount:\n            total += max(amount, 0)\n"))
+    summary = ladder(["summary"], project, LADDER_NOW=FINAL).stdout
+    assert "price cognitive_max: now 27 (> 15)" in summary
+    assert "cognitive_max) is 27 against a limit of 15" in ladder(["brief"], project, LADDER_NOW=FINAL).stdout
+
+
 def test_recommend_prints_evidence(project):
     done = ladder(["recommend", "--format", "json"], project, LADDER_NOW=FINAL)
     assert done.returncode == 0

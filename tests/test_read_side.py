@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import tomllib
 
@@ -11,7 +13,7 @@ from ladder_plugins.config import settings_from_table
 from ladder_plugins.history.view import build_view
 from ladder_plugins.reports.html import html_report
 from ladder_plugins.plugins import known_rules
-from ladder_plugins.reports.recommend import recommend
+from ladder_plugins.reports.recommend import recommend, recommend_json, recommend_text
 
 from .history_helpers import at, make_event, project_settings
 
@@ -49,21 +51,77 @@ def test_html_escapes_hostile_names(tmp_path):
     assert "\x1b" not in page and "\u202e" not in page
 
 
-def _pattern_history():
-    return [make_event(f"src/parser/{name}.py::run::cognitive_max", unit_hash=f"{name}{v}", when=at(v))
-            for name in ("lexer", "grammar", "emitter") for v in range(2)]
+def _pattern_history(area="src/parser", rule="cognitive_max", versions=3, names=("lexer", "grammar", "emitter")):
+    return [make_event(f"{area}/{name}.py::run::{rule}", unit_hash=f"{name}{v}", when=at(v))
+            for name in names for v in range(versions)]
 
 
-def test_recommend_constraints_and_overrides_carry_evidence(tmp_path):
+def _suggestions(tmp_path, events, *dirs):
+    for folder in dirs:
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
     settings = project_settings(tmp_path)
-    aggregate = Aggregate().add_all(_pattern_history())
-    suggestions = recommend(aggregate, build_view(aggregate, settings, at(3)), settings)
-    by_kind = {s.kind: s for s in suggestions if "src/parser" in s.text}
-    constraint = by_kind["constraint"]
-    assert constraint.text == "Code in src/parser repeatedly exceeds cognitive_max; require decomposition before extending it."
-    assert constraint.evidence == "6 occurrences in 3 files (3 units)"
-    override = by_kind["override"]
-    assert tomllib.loads(override.snippet)["tool"]["ladder"]["roles"]["script"] == ["src/parser/**"]
+    aggregate = Aggregate().add_all(events)
+    return recommend(aggregate, build_view(aggregate, settings, at(4)), settings)
+
+
+def test_recommend_gives_one_constraint_with_evidence_when_area_and_role_are_the_same_units(tmp_path):
+    suggestions = _suggestions(tmp_path, _pattern_history(), "src/parser")
+    (constraint,) = [s for s in suggestions if s.kind == "constraint"]
+    assert constraint.text == ("Code in src/parser (app code) repeatedly exceeds cognitive_max; "
+                               "require decomposition before extending it.")
+    assert constraint.evidence == "came back in 6 edits across 3 files (3 units, 9 occurrences)"
+
+
+def test_recommend_never_reclassifies_a_source_root_but_may_an_area_below_one(tmp_path):
+    assert not [s for s in _suggestions(tmp_path, _pattern_history(), "src/parser") if s.kind == "override"]
+    (override,) = [s for s in _suggestions(tmp_path, _pattern_history("tools/gen"), "tools/gen/templates")
+                   if s.kind == "override"]
+    assert tomllib.loads(override.snippet)["tool"]["ladder"]["roles"]["script"] == ["tools/gen/**"]
+
+
+def test_recommend_words_a_minimum_rule_as_a_minimum(tmp_path):
+    events = [dataclasses.replace(e, role="test") for e in _pattern_history("tests/unit", "min_assertions")]
+    (constraint,) = [s for s in _suggestions(tmp_path, events, "tests/unit") if s.kind == "constraint"]
+    assert constraint.text.startswith("Code in tests/unit (test code) repeatedly falls below the minimum number "
+                                      "of assertions (min_assertions); add to it")
+    assert "decomposition" not in constraint.text
+
+
+def _four_areas():
+    """src/a to src/d, each unit edited once more than in the area before."""
+    return [e for n, area in enumerate("abcd") for e in _pattern_history(f"src/{area}", versions=3 + n, names="xyz")]
+
+
+def _constraint_lines(text):
+    return [line for line in text.splitlines() if "[constraint]" in line]
+
+
+def test_recommend_ranks_by_evidence_and_caps_the_list(tmp_path):
+    events = _four_areas()
+    suggestions = _suggestions(tmp_path, events, "src")
+    weights = [s.weight for s in suggestions if s.kind == "constraint"]
+    assert weights == sorted(weights, reverse=True)
+    assert len(weights) == 5  # four areas and the app role
+    text = recommend_text(suggestions, top=2)
+    first, second = _constraint_lines(text)
+    assert "1. [constraint] App code repeatedly exceeds" in first and "Code in src/d repeatedly" in second
+    assert f"{len(suggestions) - 2} more with less evidence left out" in text
+    assert json.loads(recommend_json(suggestions, top=2))["left_out"] == len(suggestions) - 2
+
+
+def test_first_sightings_are_no_pattern_and_the_brief_says_what_was_counted(tmp_path):
+    settings = project_settings(tmp_path)
+    once = [make_event(f"src/m/f{n}.py::run::abc_max", when=at(0, n)) for n in range(26)]
+    view = build_view(Aggregate().add_all(once * 1), settings, at(1))
+    assert view.patterns == () and "recurred" not in make_brief(view)
+    view = build_view(Aggregate().add_all(_pattern_history()), settings, at(4))
+    assert "cognitive_max) came back in 6 edits across 3 files" in make_brief(view)
+
+
+def test_a_brief_not_checked_against_the_code_says_when_a_value_was_seen(tmp_path):
+    settings = project_settings(tmp_path)
+    view = build_view(Aggregate().add_all(_pattern_history()), settings, at(4))
+    assert "was 20 against a limit of 15 when last seen on 2026-11-03" in make_brief(view)
 
 
 def test_recommend_tightens_a_rule_clean_for_a_long_stretch(tmp_path):

@@ -40,7 +40,7 @@ def test_the_same_version_on_five_days_is_not_a_hotspot_unless_counting_runs(tmp
     runs = project_settings(tmp_path, '[tool.ladder.recurrence]\ncount = "runs"\n')
     (hot,) = hotspots(agg(events, runs=True), runs, at(5))
     assert (hot.occurrences, hot.distinct_days) == (5, 5)
-    assert hot.describe() == "violated in 5 runs over 5 days"
+    assert hot.describe() == "was violated in 5 runs over 5 days"
 
 
 def test_runs_are_counted_once_per_run_id(tmp_path):
@@ -108,17 +108,22 @@ def test_recurrence_does_not_depend_on_order(tmp_path):
     assert all(summary(combined) == reference for combined in _shuffled_merges(events, 20))
 
 
-def test_patterns_by_area_and_role(tmp_path):
+def test_patterns_count_the_feedback_coming_back_by_area_and_role(tmp_path):
     s = project_settings(tmp_path)
     events = []
     for n, name in enumerate(["lexer", "parser", "emitter"]):
         fp = f"src/parser/{name}.py::run::cognitive_max"
-        events += [make_event(fp, unit_hash=f"{name}{v}", when=at(v, n)) for v in range(2)]
-    events.append(make_event("src/other/x.py::y::cognitive_max", when=at(0)))
-    found = {(p.rule_key, p.kind, p.group): (p.occurrences, p.files) for p in patterns(agg(events), s, at(3))}
-    assert found[("cognitive_max", "area", "src/parser")] == (6, 3)
-    assert found[("cognitive_max", "role", "app")] == (7, 4)
-    assert ("cognitive_max", "area", "src/other") not in found
+        events += [make_event(fp, unit_hash=f"{name}{v}", when=at(v, n)) for v in range(3)]
+    events.append(make_event("src/other/x.py::y::cognitive_max", when=at(0)))  # a first sighting: no recurrence
+    found = {(p.rule_key, p.kind, p.group): (p.recurrences, p.occurrences, p.files) for p in patterns(agg(events), s, at(3))}
+    assert found == {("cognitive_max", "area", "src/parser"): (6, 9, 3), ("cognitive_max", "role", "app"): (6, 9, 3)}
+
+
+def test_first_sightings_alone_are_never_a_pattern(tmp_path):
+    s = project_settings(tmp_path)
+    events = [make_event(f"src/m/f{n}.py::run::abc_max", when=at(n % 3)) for n in range(26)]
+    events += [make_event(f"src/m/f{n}.py::run::abc_max", when=at(3, k)) for n in range(26) for k in range(3)]
+    assert patterns(agg(events), s, at(4)) == []  # 26 units, each run four times unchanged: nothing came back
 
 
 def test_area_is_the_first_two_directories():
@@ -127,13 +132,17 @@ def test_area_is_the_first_two_directories():
     assert area_of("x.py") == "."
 
 
-def test_trend_counts_events_and_occurrences_per_day(tmp_path):
+def test_trend_counts_what_each_days_last_run_saw_not_how_often_tools_ran(tmp_path):
     s = project_settings(tmp_path)
-    events = [make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v1", when=at(1)),
-              make_event(unit_hash="v2", when=at(1), severity="yellow")]
+    four_runs = [make_event(f"src/m.py::f{n}::cognitive_max", unit_hash="v1", run_id=f"r{k}", when=at(0, k))
+                 for k in range(4) for n in range(3)]
+    evening = [make_event("src/m.py::f0::cognitive_max", unit_hash="v2", run_id="late", when=at(1, 1)),
+               make_event("src/m.py::f1::cognitive_max", run_id="late", when=at(1, 1), severity="yellow")]
+    events = four_runs + evening
     days = dict(trend(agg(events), s, at(2)))
-    assert days["2026-11-01"] == {"red": 1, "occurrences": 1}
-    assert days["2026-11-02"] == {"red": 1, "yellow": 1}
+    assert days["2026-11-01"] == {"red": 3, "yellow": 0, "occurrences": 3}
+    assert days["2026-11-02"] == {"red": 1, "yellow": 1, "occurrences": 1}
+    assert all(dict(trend(combined, s, at(2))) == days for combined in _shuffled_merges(events, 10))
 
 
 def test_gate_modes(tmp_path):

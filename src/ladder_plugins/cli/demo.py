@@ -70,12 +70,15 @@ def _epilogue(root: Path, echo: Callable[[str], None]) -> None:
     from ..config import load_settings
     from ..history.run import parse_timestamp
     from ..history.store import HistoryStore
-    from ..history.view import build_view
+    from ..history.recurrence import hotspots
+    from ..history.view import build_view, current_state
     from ..reports.brief import make_brief
     from ..reports.summary import summary_text
 
     settings = load_settings(root)
-    view = build_view(HistoryStore(settings).peek(), settings, parse_timestamp(_STEPS[-1][1]))
+    aggregate, now = HistoryStore(settings).peek(), parse_timestamp(_STEPS[-1][1])
+    current = current_state(settings, {r.path for r in hotspots(aggregate, settings, now)})
+    view = build_view(aggregate, settings, now, current)
     echo("== the history\n$ ladder summary\n" + summary_text(view) + "\n")
     echo("== what an agent is told\n$ ladder brief\n" + make_brief(view))
 

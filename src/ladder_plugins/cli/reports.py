@@ -16,7 +16,7 @@ _EXAMPLES = {
     "brief": "  ladder brief                        the known weak spots, for an agent's prompt (4 KB at most)\n"
              "  ladder brief --max-bytes 1500 --top 3",
     "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
-                 "  ladder recommend --format json",
+                 "  ladder recommend --top 3 --format json",
     "report": "  ladder report --html ladder.html    one self-contained page: trend chart and tables",
     "explain": "  ladder explain LAD102               what it measures, how it counts, limits per role\n"
                "  ladder explain cognitive_max\n  ladder explain --list",
@@ -31,8 +31,11 @@ def add_parsers(sub: Any) -> None:
     brief.add_argument("--top", type=int, default=5, choices=range(1, 11), metavar="N",
                        help="at most N entries (default 5)")
     brief.add_argument("--output", metavar="FILE")
-    add_formats(command(sub, "recommend", "threshold and constraint suggestions from the history",
-                        _EXAMPLES["recommend"]), "text", "json")
+    recommend = command(sub, "recommend", "threshold and constraint suggestions from the history",
+                        _EXAMPLES["recommend"])
+    add_formats(recommend, "text", "json")
+    recommend.add_argument("--top", type=int, default=10, metavar="N",
+                           help="show the N best evidenced suggestions (default 10)")
     command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"]).add_argument(
         "--html", metavar="FILE", required=True, help="where to write the page")
     explain = command(sub, "explain", "explain a rule: what, how it counts, limits", _EXAMPLES["explain"])
@@ -61,9 +64,12 @@ def _recommend(args: argparse.Namespace) -> int:
     from ..history.store import HistoryStore
     from ..reports.recommend import recommend, recommend_json, recommend_text
 
+    if args.top < 1:
+        raise LadderError(f"--top {args.top}: expected at least 1")
     settings = settings_of(args)
     suggestions = recommend(HistoryStore(settings, warn=warn).peek(), view(settings), settings)
-    emit(recommend_json(suggestions) if args.format == "json" else recommend_text(suggestions), args.output)
+    render = recommend_json if args.format == "json" else recommend_text
+    emit(render(suggestions, args.top), args.output)
     return EXIT_OK
 
 

@@ -17,7 +17,10 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from .events import SCHEMA_VERSION, Event
 
-__all__ = ["FingerprintStats", "Aggregate"]
+__all__ = ["FingerprintStats", "Aggregate", "DayCounts", "AGGREGATE_FORMAT"]
+
+#: The layout of an aggregate's JSON; a summary cache of another layout is rebuilt from the log.
+AGGREGATE_FORMAT = 2
 
 
 def _optional_text(value: Any) -> Optional[str]:
@@ -121,19 +124,62 @@ class FingerprintStats:
 
 
 @dataclass
+class DayCounts:
+    """One UTC day's last run (by tool): how many fingerprints it saw red and yellow.
+
+    What the code looked like at the end of the day, not how often a tool ran: four
+    runs on unchanged code give the counts of one. A run is ``run_id/tool`` (the flake8
+    and pytest steps of one CI job share a run id and each sees the same violations).
+    """
+
+    run: str
+    at: str
+    red: int = 0
+    yellow: int = 0
+
+    @classmethod
+    def of_event(cls, event: Event) -> "DayCounts":
+        counts = cls(f"{event.run_id}/{event.tool}", event.timestamp)
+        counts.red, counts.yellow = int(event.severity == "red"), int(event.severity == "yellow")
+        return counts
+
+    def merge(self, other: "DayCounts") -> "DayCounts":
+        """The later run's counts; the same run's counts added up."""
+        if other.run == self.run:
+            return DayCounts(self.run, max(self.at, other.at), self.red + other.red, self.yellow + other.yellow)
+        return other if (other.at, other.run) > (self.at, self.run) else self
+
+    def to_json(self) -> dict[str, Any]:
+        return {"run": self.run, "at": self.at, "red": self.red, "yellow": self.yellow}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "DayCounts":
+        return cls(str(data["run"]), str(data["at"]), _count(data["red"]), _count(data["yellow"]))
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"not a count: {value!r}")
+    return value
+
+
+@dataclass
 class Aggregate:
     """Per-fingerprint stats and per-day counts of a set of events."""
 
     track_runs: bool = False
     fingerprints: dict[str, FingerprintStats] = field(default_factory=dict)
-    #: day -> severity -> count of events
-    days: dict[str, dict[str, int]] = field(default_factory=dict)
+    days: dict[str, DayCounts] = field(default_factory=dict)
     events: int = 0
     oldest: Optional[str] = None
     newest: Optional[str] = None
+    #: per-day event counts by severity from folds written before ``DayCounts`` (kept, not shown)
+    legacy_days: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def add(self, event: Event) -> None:
-        self._count({event.day: {event.severity: 1}}, 1, event.timestamp, event.timestamp)
+        self._span(1, event.timestamp, event.timestamp)
+        if event.severity in ("red", "yellow"):
+            self._merge_day(event.day, DayCounts.of_event(event))
         self._merge_stats(event.fingerprint, FingerprintStats.of_event(event, self.track_runs))
 
     def add_all(self, events: Iterable[Event]) -> "Aggregate":
@@ -144,7 +190,11 @@ class Aggregate:
     def merge(self, other: "Aggregate") -> "Aggregate":
         for fp, stats in other.fingerprints.items():
             self._merge_stats(fp, stats.copy())
-        self._count(other.days, other.events, other.oldest, other.newest)
+        for day, counts in other.days.items():
+            self._merge_day(day, counts)
+        for day, legacy in other.legacy_days.items():
+            _add_counts(self.legacy_days.setdefault(day, {}), legacy)
+        self._span(other.events, other.oldest, other.newest)
         return self
 
     def _merge_stats(self, fp: str, stats: FingerprintStats) -> None:
@@ -154,10 +204,11 @@ class Aggregate:
         else:
             mine.merge(stats)
 
-    def _count(self, days: Mapping[str, Mapping[str, int]], events: int,
-               oldest: Optional[str], newest: Optional[str]) -> None:
-        for day, counts in days.items():
-            _add_counts(self.days.setdefault(day, {}), counts)
+    def _merge_day(self, day: str, counts: DayCounts) -> None:
+        mine = self.days.get(day)
+        self.days[day] = counts if mine is None else mine.merge(counts)
+
+    def _span(self, events: int, oldest: Optional[str], newest: Optional[str]) -> None:
         self.events += events
         stamps = [t for t in (self.oldest, self.newest, oldest, newest) if t is not None]
         if stamps:
@@ -173,18 +224,24 @@ class Aggregate:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "schema_version": SCHEMA_VERSION, "track_runs": self.track_runs, "events": self.events,
-            "oldest": self.oldest, "newest": self.newest, "days": self.days,
+            "schema_version": SCHEMA_VERSION, "format": AGGREGATE_FORMAT, "track_runs": self.track_runs,
+            "events": self.events, "oldest": self.oldest, "newest": self.newest,
+            "days": {day: counts.to_json() for day, counts in sorted(self.days.items())},
+            "legacy_days": self.legacy_days,
             "fingerprints": {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())},
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Aggregate":
-        """Rebuild from :meth:`to_json`; ``KeyError``/``TypeError``/``ValueError`` if damaged."""
-        fingerprints = {str(fp): FingerprintStats.from_json(s) for fp, s in dict(data.get("fingerprints", {})).items()}
-        span = [_optional_text(data.get(key)) for key in ("oldest", "newest")]
-        return cls(bool(data.get("track_runs", False)), fingerprints, _days(data.get("days", {})),
-                   int(data.get("events", 0)), *span)
+        """Rebuild from :meth:`to_json` (or an older layout); ``KeyError``/``TypeError``/``ValueError`` if damaged."""
+        days, legacy = _days(data.get("days", {}), data.get("legacy_days", {}))
+        return cls(bool(data.get("track_runs", False)), _fingerprints(data.get("fingerprints", {})), days,
+                   int(data.get("events", 0)),
+                   _optional_text(data.get("oldest")), _optional_text(data.get("newest")), legacy_days=legacy)
+
+
+def _fingerprints(value: Any) -> dict[str, FingerprintStats]:
+    return {str(fp): FingerprintStats.from_json(stats) for fp, stats in dict(value).items()}
 
 
 def _add_counts(target: dict[str, int], counts: Mapping[str, int]) -> None:
@@ -192,5 +249,17 @@ def _add_counts(target: dict[str, int], counts: Mapping[str, int]) -> None:
         target[severity] = target.get(severity, 0) + n
 
 
-def _days(value: Any) -> dict[str, dict[str, int]]:
+def _legacy(value: Any) -> dict[str, dict[str, int]]:
     return {str(day): {str(k): int(v) for k, v in dict(counts).items()} for day, counts in dict(value).items()}
+
+
+def _days(value: Any, legacy_value: Any) -> tuple[dict[str, DayCounts], dict[str, dict[str, int]]]:
+    """Day counts; entries of the layout before ``DayCounts`` (event counts by severity) go to legacy."""
+    days: dict[str, DayCounts] = {}
+    legacy = _legacy(legacy_value)
+    for day, counts in dict(value).items():
+        if isinstance(counts, Mapping) and "run" in counts:
+            days[str(day)] = DayCounts.from_json(counts)
+        else:
+            legacy.update(_legacy({day: counts}))
+    return days, legacy

@@ -13,7 +13,7 @@ occurrences inside the retention window count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterable, Iterator, Optional
 
@@ -24,7 +24,7 @@ from .run import format_timestamp
 
 __all__ = [
     "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots", "patterns",
-    "trend", "area_of",
+    "trend", "area_of", "patterns_of", "rule_kind",
 ]
 
 
@@ -55,17 +55,22 @@ class Recurrence:
         return self.occurrences >= rec.hotspot_min_count and self.distinct_days >= rec.hotspot_min_days
 
     def describe(self) -> str:
-        """``survived 2 edits over 2 days`` / ``violated in 3 runs over 2 days``."""
+        """``survived 2 edits over 2 days`` / ``was violated in 3 runs over 2 days``."""
         days = f"{self.distinct_days} day{'s' if self.distinct_days != 1 else ''}"
         if self.count_mode == "edits":
             edits = self.occurrences - 1
             return f"survived {edits} edit{'s' if edits != 1 else ''} over {days}"
-        return f"violated in {self.occurrences} runs over {days}"
+        return f"was violated in {self.occurrences} runs over {days}"
 
 
 @dataclass(frozen=True)
 class Pattern:
-    """One rule broken again and again across many files of one role or area."""
+    """One rule's violations coming back across many files of one role or area.
+
+    ``recurrences`` counts the feedback given *again*: per fingerprint, its occurrences
+    after the first (edits that kept the violation, or later runs under ``count =
+    "runs"``); a first sighting is not recurrence. ``occurrences`` includes the first.
+    """
 
     rule_key: str
     kind: str  # "role" or "area"
@@ -73,6 +78,20 @@ class Pattern:
     occurrences: int
     files: int
     fingerprints: int
+    recurrences: int = 0
+    count_mode: str = "edits"
+    members: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+
+    def describe(self) -> str:
+        """``came back in 7 edits across 3 files`` / ``violated again in 7 later runs across 3 files``."""
+        files = f"{self.files} file{'s' if self.files != 1 else ''}"
+        if self.count_mode == "edits":
+            return f"came back in {self.recurrences} edit{'s' if self.recurrences != 1 else ''} across {files}"
+        return f"violated again in {self.recurrences} later run{'s' if self.recurrences != 1 else ''} across {files}"
+
+    def to_json(self) -> dict:
+        return {"rule_key": self.rule_key, "kind": self.kind, "group": self.group, "occurrences": self.occurrences,
+                "recurrences": self.recurrences, "files": self.files, "fingerprints": self.fingerprints}
 
 
 def cutoff(settings: Settings, now: datetime) -> str:
@@ -144,34 +163,44 @@ def hotspots(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Re
 
 
 def _groups(recs: Iterable[Recurrence]) -> dict[tuple[str, str, str], list[Recurrence]]:
-    """Recurrences by (rule key, "role" or "area", role or area name)."""
+    """Recurring fingerprints (more than one occurrence) by (rule key, "role" or "area", name)."""
     groups: dict[tuple[str, str, str], list[Recurrence]] = {}
     for rec in recs:
-        groups.setdefault((rec.rule_key, "role", rec.role), []).append(rec)
-        groups.setdefault((rec.rule_key, "area", area_of(rec.path)), []).append(rec)
+        if rec.occurrences > 1:
+            groups.setdefault((rec.rule_key, "role", rec.role), []).append(rec)
+            groups.setdefault((rec.rule_key, "area", area_of(rec.path)), []).append(rec)
     return groups
 
 
 def _pattern(key: tuple[str, str, str], members: list[Recurrence], settings: Settings) -> Optional[Pattern]:
-    occurrences = sum(r.occurrences for r in members)
+    again = sum(r.occurrences - 1 for r in members)
     files = len({r.path for r in members})
     rec = settings.recurrence
-    if occurrences < rec.pattern_min_count or files < rec.pattern_min_files:
+    if again < rec.pattern_min_count or files < rec.pattern_min_files:
         return None
-    return Pattern(*key, occurrences, files, len(members))
+    return Pattern(*key, sum(r.occurrences for r in members), files, len(members), again, rec.count,
+                   frozenset(r.fingerprint for r in members))
 
 
 def patterns(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Pattern]:
-    """Rule keys recurring across many files of one role or one area."""
-    groups = _groups(recurrences(aggregate, settings, now))
+    """Rule keys whose violations came back across many files of one role or one area."""
+    return patterns_of(recurrences(aggregate, settings, now), settings)
+
+
+def patterns_of(recs: Iterable[Recurrence], settings: Settings) -> list[Pattern]:
+    """:func:`patterns` of recurrences already worked out."""
+    groups = _groups(recs)
     found = [p for p in (_pattern(key, members, settings) for key, members in groups.items()) if p]
-    return sorted(found, key=lambda p: (-p.occurrences, p.rule_key, p.kind, p.group))
+    return sorted(found, key=lambda p: (-p.recurrences, p.rule_key, p.kind, p.group))
 
 
 def trend(aggregate: Aggregate, settings: Settings, now: datetime) -> list[tuple[str, dict[str, int]]]:
-    """Per UTC day inside retention: event counts by severity plus occurrences."""
+    """Per UTC day inside retention: the fingerprints the day's last run saw red and yellow, and the
+    occurrences of that day (days folded before these counts existed show occurrences only)."""
     first_day = cutoff(settings, now)[:10]
-    days: dict[str, dict[str, int]] = {d: dict(c) for d, c in aggregate.days.items() if d >= first_day}
+    days: dict[str, dict[str, int]] = {
+        day: {"red": counts.red, "yellow": counts.yellow} for day, counts in aggregate.days.items() if day >= first_day
+    }
     for day in _occurrence_days(aggregate, settings.recurrence.count):
         if day >= first_day:
             counts = days.setdefault(day, {})

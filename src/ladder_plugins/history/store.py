@@ -29,7 +29,7 @@ from ..config import Settings
 from ..errors import LadderError
 from ..ladderdir.aside import keep_aside
 from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
-from .aggregate import Aggregate
+from .aggregate import AGGREGATE_FORMAT, Aggregate
 from .events import SCHEMA_VERSION, Event
 from .log import EventLog, ReadResult, complete_lines
 from .pruning import PrunePlan, plan_prune
@@ -205,6 +205,7 @@ class HistoryStore:
             and int(info.get("offset", -1)) <= self.log_file.size()
             and int(summary.get("generation", -1)) == generation
             and bool(summary.get("aggregate", {}).get("track_runs")) == self.track_runs
+            and summary.get("aggregate", {}).get("format") == AGGREGATE_FORMAT  # an older layout: rebuilt
         )
 
     def load(self, *, save: bool = True) -> LoadState:

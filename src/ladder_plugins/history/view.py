@@ -1,5 +1,12 @@
 """The read side of the history: what ``summary``, ``brief``, ``recommend`` and the
-HTML report show, computed once from the aggregate.
+HTML report show, computed once from the aggregate and checked against the code.
+
+A hotspot is history; whether it is still true is a fact of the current code. So the
+view asks the analysis (the cache makes that cheap) about the files of the hotspots:
+one that no longer violates, or whose unit or file no longer exists, is *resolved*
+and is shown apart, never as current; the value of a current one is the value the
+code has now. A view built without that check (``current`` left ``None``) can only
+say what was last seen, and when.
 """
 
 from __future__ import annotations
@@ -7,18 +14,29 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Optional
+from typing import Callable, Iterable, Mapping, Optional
 
 from ..config import Settings
 from .aggregate import Aggregate
-from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns, recurrences, trend
+from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns_of, recurrences, trend
+from .run import format_timestamp
 
-__all__ = ["HistoryView", "build_view", "load_view"]
+__all__ = ["Current", "HistoryView", "build_view", "load_view", "current_state"]
+
+
+@dataclass(frozen=True)
+class Current:
+    """What the current code says of a fingerprint that violates now."""
+
+    actual: float
+    limit: Optional[float]
+    severity: str
+    line: int
 
 
 @dataclass(frozen=True)
 class HistoryView:
-    """Hotspots, patterns, the worst areas and roles, and the per-day trend."""
+    """Hotspots (current and resolved), patterns, the worst areas and roles, the per-day trend."""
 
     now: str
     count_mode: str
@@ -31,17 +49,35 @@ class HistoryView:
     areas: tuple[tuple[str, int], ...]
     roles: tuple[tuple[str, int], ...]
     trend: tuple[tuple[str, dict[str, int]], ...]
+    resolved: tuple[Recurrence, ...] = ()
+    #: the current code's red violations by fingerprint, or ``None`` when the code was not checked
+    current: Optional[Mapping[str, Current]] = None
+
+    @property
+    def checked(self) -> bool:
+        return self.current is not None
+
+    def now_of(self, rec: Recurrence) -> Optional[Current]:
+        """The current value of a hotspot, if the code was checked."""
+        return None if self.current is None else self.current.get(rec.fingerprint)
 
     def to_json(self) -> dict:
         return {
             "schema": "ladder-summary", "version": 1, "now": self.now, "count": self.count_mode,
-            "events": self.events, "oldest": self.oldest, "newest": self.newest,
-            "hotspots": [_recurrence_json(r) for r in self.hotspots],
-            "patterns": [vars(p) for p in self.patterns],
+            "events": self.events, "oldest": self.oldest, "newest": self.newest, "checked": self.checked,
+            "hotspots": [self._hotspot_json(r) for r in self.hotspots],
+            "resolved": [dict(_recurrence_json(r), status="resolved") for r in self.resolved],
+            "patterns": [p.to_json() for p in self.patterns],
             "areas": [{"area": a, "occurrences": n} for a, n in self.areas],
             "roles": [{"role": r, "occurrences": n} for r, n in self.roles],
             "trend": [{"day": d, **counts} for d, counts in self.trend],
         }
+
+    def _hotspot_json(self, rec: Recurrence) -> dict:
+        now = self.now_of(rec)
+        if now is None:
+            return dict(_recurrence_json(rec), status="unchecked")
+        return dict(_recurrence_json(rec), status="current", actual=now.actual, limit=now.limit)
 
 
 def _recurrence_json(rec: Recurrence) -> dict:
@@ -53,33 +89,73 @@ def _recurrence_json(rec: Recurrence) -> dict:
     }
 
 
-def build_view(aggregate: Aggregate, settings: Settings, now: datetime) -> HistoryView:
-    from .run import format_timestamp
-
+def build_view(aggregate: Aggregate, settings: Settings, now: datetime,
+               current: Optional[Mapping[str, Current]] = None) -> HistoryView:
+    """The view; with ``current`` (see :func:`current_state`) hotspots are split into current and resolved."""
     recs = recurrences(aggregate, settings, now)
     areas, roles = _totals(recs)
+    hot, resolved = _split(recs, settings, current)
     return HistoryView(
         now=format_timestamp(now), count_mode=settings.recurrence.count, events=aggregate.events,
-        oldest=aggregate.oldest, newest=aggregate.newest, hotspots=tuple(hotspots(aggregate, settings, now)),
-        recurring=tuple(recs), patterns=tuple(patterns(aggregate, settings, now)),
-        areas=tuple(areas.most_common()), roles=tuple(roles.most_common()),
-        trend=tuple(trend(aggregate, settings, now)),
+        oldest=aggregate.oldest, newest=aggregate.newest, hotspots=hot, recurring=tuple(recs),
+        patterns=tuple(patterns_of(recs, settings)), areas=areas, roles=roles,
+        trend=tuple(trend(aggregate, settings, now)), resolved=resolved, current=current,
     )
 
 
-def _totals(recs: list[Recurrence]) -> tuple[Counter[str], Counter[str]]:
-    """Occurrences per area and per role."""
+def _split(recs: list[Recurrence], settings: Settings,
+           current: Optional[Mapping[str, Current]]) -> tuple[tuple[Recurrence, ...], tuple[Recurrence, ...]]:
+    """Hotspots that still violate (or were not checked), and those the current code resolved."""
+    hot = [r for r in recs if r.is_hotspot(settings)]
+    if current is None:
+        return tuple(hot), ()
+    return tuple(r for r in hot if r.fingerprint in current), tuple(r for r in hot if r.fingerprint not in current)
+
+
+def _totals(recs: list[Recurrence]) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """Occurrences per area and per role, the most first."""
     areas: Counter[str] = Counter()
     roles: Counter[str] = Counter()
     for rec in recs:
         areas[area_of(rec.path)] += rec.occurrences
         roles[rec.role] += rec.occurrences
-    return areas, roles
+    return tuple(areas.most_common()), tuple(roles.most_common())
 
 
-def load_view(settings: Settings, warn=None) -> HistoryView:
-    """The view of this project's history now (``LADDER_NOW`` respected); reads only."""
+def current_state(settings: Settings, paths: Iterable[str], *, use_cache: bool = True,
+                  warn: Optional[Callable[[str], None]] = None) -> dict[str, Current]:
+    """The red violations the code under ``paths`` (relative to the root) has now, by fingerprint.
+
+    A file that no longer exists or cannot be analysed has none: its hotspots are resolved.
+    """
+    from ..analysis.analyzer import Analyzer
+
+    analyzer = Analyzer.for_run(settings, use_cache=use_cache, warn=warn)
+    found: dict[str, Current] = {}
+    for rel in sorted(set(paths)):
+        try:
+            data = (settings.root / rel).read_bytes()
+        except OSError:
+            continue
+        report = analyzer.source(data, rel)
+        found.update((v.fingerprint, Current(v.actual, v.limit, v.severity, v.line)) for v in report.red)
+    return found
+
+
+def load_view(settings: Settings, warn=None, *, check: bool = True) -> HistoryView:
+    """The view of this project's history now (``LADDER_NOW`` respected), its hotspots checked
+    against the current code unless ``check`` is false. Writes nothing but the analysis cache."""
+    from .preflight import check_write_access
     from .run import now_utc
     from .store import HistoryStore
 
-    return build_view(HistoryStore(settings, warn=warn).peek(), settings, now_utc())
+    aggregate = HistoryStore(settings, warn=warn).peek()
+    when = now_utc()
+    current = None
+    if check:
+        hot = hotspots(aggregate, settings, when)
+        access = check_write_access(settings, record=False, cache=bool(hot))
+        for message in access.warnings:
+            (warn or (lambda _: None))(message)
+        current = current_state(settings, {r.path for r in hot}, use_cache=access.cache, warn=warn)
+    return build_view(aggregate, settings, when, current)

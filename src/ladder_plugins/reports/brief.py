@@ -1,5 +1,7 @@
 """``ladder brief``: the "known weak spots" brief for a coding agent's prompt.
 
+Only what is true now: resolved hotspots are left out, and a value is the current
+code's (or, where the code was not checked, labelled with the day it was last seen).
 Built only from known fields (paths, unit names, rule keys, numbers), never from raw
 events; control, ANSI and bidi characters are stripped and names capped in length,
 so a hostile file or function name cannot smuggle instructions in; framed as data;
@@ -13,6 +15,7 @@ import re
 from ..catalogue import lookup
 from ..history.view import HistoryView
 from .sanitize import clean
+from .summary import number_text
 
 __all__ = ["make_brief", "DEFAULT_MAX_BYTES"]
 
@@ -36,29 +39,30 @@ def _what(rule_key: str) -> str:
     return rule.what if rule else _name(rule_key)
 
 
-def _number(value) -> str:
-    if value is None:
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+def _value_line(view: HistoryView, rec) -> str:
+    """What the code is now, or, for a view not checked against the code, what was last seen and when."""
+    now = view.now_of(rec)
+    if now is not None:
+        return f"is {number_text(now.actual)} against a limit of {number_text(now.limit)}"
+    return (f"was {number_text(rec.last_actual)} against a limit of {number_text(rec.last_limit)} when last seen "
+            f"on {(rec.last_seen or '-')[:10]}")
 
 
-def _hotspot_line(rec) -> str:
+def _hotspot_line(view: HistoryView, rec) -> str:
     unit = f"'{_name(rec.unit)}' in " if rec.unit else ""
-    return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) is {_number(rec.last_actual)} "
-            f"against a limit of {_number(rec.last_limit)}; violated by {rec.occurrences} versions over "
-            f"{rec.distinct_days} days. Changes here should bring it under the limit (split the unit) "
-            f"rather than add to it.\n")
+    where = "Changes here" if rec.unit else "Changes to this file"
+    return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) {_value_line(view, rec)}; "
+            f"it {rec.describe()}. {where} should bring it within the limit rather than add to it.\n")
 
 
 def _pattern_line(pattern) -> str:
-    return (f"- {pattern.kind} {_name(pattern.group)}: {_what(pattern.rule_key)} ({pattern.rule_key}) recurred "
-            f"{pattern.occurrences} times across {pattern.files} files. New code in this {pattern.kind} "
-            f"should stay within {pattern.rule_key}.\n")
+    return (f"- {pattern.kind} {_name(pattern.group)}: {_what(pattern.rule_key)} ({pattern.rule_key}) "
+            f"{pattern.describe()}. New code in this {pattern.kind} should stay within {pattern.rule_key}.\n")
 
 
 def make_brief(view: HistoryView, *, max_bytes: int = DEFAULT_MAX_BYTES, top: int = 5) -> str:
     """At most ``top`` entries, hotspots first, cut to whole lines within ``max_bytes``."""
-    entries = [_hotspot_line(r) for r in view.hotspots] + [_pattern_line(p) for p in view.patterns]
+    entries = [_hotspot_line(view, r) for r in view.hotspots] + [_pattern_line(p) for p in view.patterns]
     text = _HEAD + _fit(entries[:top] or ["- No recurring hotspots or patterns are recorded.\n"],
                         max_bytes - len(_HEAD.encode()) - len(_TAIL.encode())) + _TAIL
     if len(text.encode()) > max_bytes:  # a limit smaller than the frame itself: cut bytes, keep it valid UTF-8

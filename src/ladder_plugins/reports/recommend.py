@@ -1,13 +1,21 @@
 """``ladder recommend``: human-reviewable suggestions derived from the history.
 
-Never edits a file. Each suggestion carries its evidence (counts, days) and, where one
-applies, a ready-to-paste ``pyproject.toml`` snippet:
+Never edits a file. Each suggestion carries its evidence and, where one applies, a
+ready-to-paste ``pyproject.toml`` snippet:
 
+* *constraint*: a sentence for design documents and agent rules files, for a rule
+  whose violations came back across many files of one area or role (one suggestion
+  when the area and the role are the same units); worded as a minimum for a minimum
+  rule;
+* *override*: for an area below a source root that persistently violates one rule,
+  a dedicated role as a conscious exception; never for a whole source root (a
+  configured path, or a package directly below one), which would silence the rule
+  for the code it exists for;
 * *tighten*: a rule with no red and no near-limit (yellow) event for a long stretch
-  of recorded history can take a lower limit;
-* *override*: an area that persistently violates one rule gets either a dedicated
-  role (a conscious exception) or, better, a design constraint;
-* *constraint*: a sentence for design documents and agent rules files.
+  of recorded history can take a lower limit.
+
+Ranked by evidence (how often the feedback came back), and shown up to a limit with
+a count of what was left out.
 """
 
 from __future__ import annotations
@@ -15,15 +23,19 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
+from ..analysis.discovery import default_paths
+from ..catalogue import lookup
 from ..config import Settings
 from ..history.aggregate import Aggregate
+from ..history.recurrence import Pattern, rule_kind
 from ..history.view import HistoryView
 
-__all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json"]
+__all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json", "DEFAULT_TOP"]
 
 CLEAN_DAYS = 30
+DEFAULT_TOP = 10
 
 
 @dataclass(frozen=True)
@@ -33,6 +45,7 @@ class Suggestion:
     text: str
     evidence: str
     snippet: Optional[str] = None
+    weight: int = 0  # the evidence's size, for ranking
 
 
 def _days_between(first: Optional[str], last: Optional[str]) -> int:
@@ -61,49 +74,95 @@ def _tightenable(settings: Settings, seen: set[str]) -> list[tuple[str, float]]:
     """App limits of maximum rules that never appeared in the history."""
     limits = settings.thresholds.get("app", {})
     return [(key, limit) for key, limit in sorted(limits.items())
-            if limit is not None and key not in seen and key != "min_assertions" and not key.startswith("exported_")]
+            if limit is not None and key not in seen and rule_kind(key) == "max" and not key.startswith("exported_")]
 
 
-def _area_suggestions(view: HistoryView) -> list[Suggestion]:
-    found = []
-    for p in view.patterns:
-        if p.kind != "area":
-            continue
-        evidence = f"{p.occurrences} occurrences in {p.files} files ({p.fingerprints} units)"
-        found.append(Suggestion(
-            "constraint", p.rule_key,
-            f"Code in {p.group} repeatedly exceeds {p.rule_key}; require decomposition before extending it.",
-            evidence))
-        found.append(Suggestion(
-            "override", p.rule_key,
-            f"If {p.group} is meant to exceed {p.rule_key} (generated or vendored code, a deliberate exception), "
-            "say so with a role instead of letting the violations recur",
-            evidence, f'[tool.ladder.roles]\nscript = ["{p.group}/**"]'))
-    return found
+def _merged(patterns: Iterable[Pattern]) -> list[list[Pattern]]:
+    """Patterns of one rule over the same units (an area that is all of a role's code) as one group."""
+    groups: dict[tuple[str, frozenset[str]], list[Pattern]] = {}
+    for p in patterns:
+        groups.setdefault((p.rule_key, p.members), []).append(p)
+    return [sorted(group, key=lambda p: p.kind) for group in groups.values()]
 
 
-def _role_constraints(view: HistoryView) -> list[Suggestion]:
-    return [Suggestion("constraint", p.rule_key,
-                       f"{p.group.capitalize()} code repeatedly exceeds {p.rule_key}; require decomposition.",
-                       f"{p.occurrences} occurrences in {p.files} files")
-            for p in view.patterns if p.kind == "role"]
+def _subject(group: list[Pattern]) -> str:
+    """``Code in src/parser`` / ``App code`` / ``Code in src/parser (app code)``."""
+    areas = [p.group for p in group if p.kind == "area"]
+    roles = [f"{p.group} code" for p in group if p.kind == "role"]
+    if areas and roles:
+        return f"Code in {', '.join(areas)} ({' and '.join(roles)})"
+    return f"Code in {', '.join(areas)}" if areas else " and ".join(roles).capitalize()
+
+
+def _constraint(group: list[Pattern]) -> Suggestion:
+    p = group[0]
+    rule = lookup(p.rule_key)
+    what = rule.what if rule else p.rule_key
+    if rule_kind(p.rule_key) == "min":
+        text = (f"{_subject(group)} repeatedly falls below the minimum {what} ({p.rule_key}); "
+                "add to it as that code changes rather than lowering the minimum.")
+    else:
+        text = f"{_subject(group)} repeatedly exceeds {p.rule_key}; require decomposition before extending it."
+    return Suggestion("constraint", p.rule_key, text, _evidence(p), weight=p.recurrences)
+
+
+def _evidence(p: Pattern) -> str:
+    return f"{p.describe()} ({p.fingerprints} units, {p.occurrences} occurrences)"
+
+
+def _source_roots(settings: Settings) -> set[str]:
+    """The configured paths and the directories directly below them: the code a rule exists for."""
+    roots = {path.strip("/") or "." for path in default_paths(settings)}
+    below = {f"{root}/{child.name}" for root in roots if root != "." for child in _subdirs(settings.root / root)}
+    top = {child.name for child in _subdirs(settings.root)} if "." in roots else set()
+    return roots | below | top | {"."}
+
+
+def _subdirs(path: Any) -> list[Any]:
+    try:
+        return [child for child in path.iterdir() if child.is_dir()]
+    except OSError:
+        return []
+
+
+def _override(p: Pattern) -> Suggestion:
+    return Suggestion(
+        "override", p.rule_key,
+        f"If {p.group} is meant to exceed {p.rule_key} (generated or vendored code, a deliberate exception), "
+        "say so with a role instead of letting the violations recur",
+        _evidence(p), f'[tool.ladder.roles]\nscript = ["{p.group}/**"]', weight=p.recurrences)
 
 
 def recommend(aggregate: Aggregate, view: HistoryView, settings: Settings) -> list[Suggestion]:
-    return _area_suggestions(view) + _role_constraints(view) + _tighten(aggregate, settings)
+    """Every suggestion, the best evidenced first."""
+    roots = _source_roots(settings)
+    found = [_constraint(group) for group in _merged(view.patterns)]
+    found += [_override(p) for p in view.patterns
+              if p.kind == "area" and p.group not in roots and rule_kind(p.rule_key) == "max"]
+    ranked = sorted(found, key=lambda s: (-s.weight, s.rule_key, s.kind, s.text))
+    return ranked + _tighten(aggregate, settings)
 
 
-def recommend_json(suggestions: list[Suggestion]) -> str:
-    return json.dumps({"schema": "ladder-recommend", "version": 1,
-                       "suggestions": [asdict(s) for s in suggestions]}, indent=2)
+def _shown(suggestions: list[Suggestion], top: int) -> tuple[list[Suggestion], int]:
+    return suggestions[:top], max(0, len(suggestions) - top)
 
 
-def recommend_text(suggestions: list[Suggestion]) -> str:
+def recommend_json(suggestions: list[Suggestion], top: int = DEFAULT_TOP) -> str:
+    shown, left_out = _shown(suggestions, top)
+    return json.dumps({"schema": "ladder-recommend", "version": 1, "left_out": left_out,
+                       "suggestions": [{k: v for k, v in asdict(s).items() if k != "weight"} for s in shown]},
+                      indent=2)
+
+
+def recommend_text(suggestions: list[Suggestion], top: int = DEFAULT_TOP) -> str:
     if not suggestions:
         return "no suggestions: the history shows no persistent pattern and no long clean stretch yet"
+    shown, left_out = _shown(suggestions, top)
     out: list[Any] = []
-    for number, s in enumerate(suggestions, 1):
+    for number, s in enumerate(shown, 1):
         out += [f"{number}. [{s.kind}] {s.text}", f"   evidence: {s.evidence}"]
         if s.snippet:
             out += ["   pyproject.toml:"] + [f"     {line}" for line in s.snippet.splitlines()]
+    if left_out:
+        out.append(f"{left_out} more with less evidence left out (ladder recommend --top {len(suggestions)})")
     return "\n".join(out)

@@ -38,8 +38,7 @@ def _pattern_lines(state: Any) -> list[str]:
     from ..history.store import HistoryStore
 
     found = patterns(HistoryStore(state.settings).peek(), state.settings, state.run.now)
-    lines = [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"
-             for p in found[:5]]
+    lines = [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.describe()}" for p in found[:5]]
     return lines or ["  none"]
 
 

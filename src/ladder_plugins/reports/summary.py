@@ -1,19 +1,47 @@
-"""``ladder summary``: hotspots, patterns, worst areas and roles, per-day trend."""
+"""``ladder summary``: hotspots (current and resolved), patterns, worst areas and roles, per-day trend.
+
+A current hotspot shows the value the code has now; a resolved one (fixed, or its
+unit gone) is listed apart with what was last seen; the per-day counts are the
+fingerprints the day's last run saw, not how many events were written.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from ..history.recurrence import rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean, md_escape
 
-__all__ = ["summary_text", "summary_json", "summary_markdown"]
+__all__ = ["summary_text", "summary_json", "summary_markdown", "value_text", "number_text", "last_seen_text"]
+
+_TREND = "per day (fingerprints red / yellow in the day's last run, occurrences):"
 
 
-def _hotspot_row(r) -> list:
-    return [r.path, r.unit or "(file)", r.rule_key, r.occurrences, r.distinct_days,
-            (r.first_seen or "-")[:10], (r.last_seen or "-")[:10]]
+def number_text(value: Any) -> str:
+    """``22`` for 22.0, ``21.47`` otherwise, ``-`` for no value."""
+    if value is None:
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _day(ts: Any) -> str:
+    return (ts or "-")[:10]
+
+
+def value_text(view: HistoryView, r: Any) -> str:
+    """``now 22 (> 15)`` from the code, or ``last seen 22 (> 15) on <day>`` when it was not checked."""
+    bound = "<" if rule_kind(r.rule_key) == "min" else ">"
+    now = view.now_of(r)
+    if now is not None:
+        return f"now {number_text(now.actual)} ({bound} {number_text(now.limit)})"
+    return f"last seen {number_text(r.last_actual)} ({bound} {number_text(r.last_limit)}) on {_day(r.last_seen)}"
+
+
+def last_seen_text(r: Any) -> str:
+    """``25 on 2026-11-03``: a resolved hotspot's last value, and when."""
+    return f"{number_text(r.last_actual)} on {_day(r.last_seen)}"
 
 
 def summary_json(view: HistoryView) -> str:
@@ -24,26 +52,36 @@ def _section(title: str, lines: list[str]) -> list[str]:
     return ["", title] + (lines or ["  none"])
 
 
-def _hotspot_text(r: Any) -> str:
-    return (f"  {clean(r.path)}::{clean(r.unit or '(file)')} {r.rule_key}: {r.occurrences} occurrences on "
-            f"{r.distinct_days} days, first {(r.first_seen or '-')[:10]}, last {(r.last_seen or '-')[:10]}")
+def _where(r: Any) -> str:
+    return f"{clean(r.path)}::{clean(r.unit or '(file)')} {r.rule_key}"
+
+
+def _hotspot_text(view: HistoryView, r: Any) -> str:
+    return (f"  {_where(r)}: {value_text(view, r)}, {r.occurrences} occurrences on {r.distinct_days} days, "
+            f"first {_day(r.first_seen)}, last {_day(r.last_seen)}")
+
+
+def _resolved_text(r: Any) -> str:
+    return f"  {_where(r)}: no longer violates (last seen {last_seen_text(r)}, after {r.occurrences} occurrences)"
 
 
 def _pattern_text(p: Any) -> str:
-    return f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.occurrences} occurrences in {p.files} files"
+    return f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.describe()}"
 
 
 def _day_text(day: str, counts: dict[str, int]) -> str:
-    return f"  {day}: {counts.get('red', 0)} / {counts.get('yellow', 0)} / {counts.get('occurrences', 0)}"
+    return f"  {day}: {counts.get('red', '-')} / {counts.get('yellow', '-')} / {counts.get('occurrences', 0)}"
 
 
 def _text_sections(view: HistoryView) -> list[tuple[str, list[str]]]:
-    return [
-        (f"hotspots ({len(view.hotspots)}):", [_hotspot_text(r) for r in view.hotspots]),
+    sections = [(f"hotspots ({len(view.hotspots)}):", [_hotspot_text(view, r) for r in view.hotspots])]
+    if view.resolved:
+        sections.append((f"resolved hotspots ({len(view.resolved)}):", [_resolved_text(r) for r in view.resolved]))
+    return sections + [
         (f"patterns ({len(view.patterns)}):", [_pattern_text(p) for p in view.patterns]),
-        ("worst areas:", [f"  {clean(a)}: {n}" for a, n in view.areas[:5]]),
-        ("by role:", [f"  {r}: {n}" for r, n in view.roles]),
-        ("per day (red / yellow / occurrences):", [_day_text(d, c) for d, c in view.trend]),
+        ("worst areas (occurrences):", [f"  {clean(a)}: {n}" for a, n in view.areas[:5]]),
+        ("by role (occurrences):", [f"  {r}: {n}" for r, n in view.roles]),
+        (_TREND, [_day_text(d, c) for d, c in view.trend]),
     ]
 
 
@@ -60,20 +98,30 @@ def _md_table(head: list[str], rows: list[list]) -> list[str]:
     return out + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows] + [""]
 
 
+def _hotspot_row(view: HistoryView, r: Any) -> list:
+    return [r.path, r.unit or "(file)", r.rule_key, value_text(view, r), r.occurrences, r.distinct_days,
+            _day(r.first_seen), _day(r.last_seen)]
+
+
 def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list]]]:
-    days = [[d, c.get("red", 0), c.get("yellow", 0), c.get("occurrences", 0)] for d, c in view.trend]
-    return [
-        ("Hotspots", ["file", "unit", "rule", "occurrences", "days", "first seen", "last seen"],
-         [_hotspot_row(r) for r in view.hotspots]),
-        ("Patterns", ["rule", "in", "group", "occurrences", "files"],
-         [[p.rule_key, p.kind, p.group, p.occurrences, p.files] for p in view.patterns]),
+    days = [[d, c.get("red", "-"), c.get("yellow", "-"), c.get("occurrences", 0)] for d, c in view.trend]
+    sections = [("Hotspots", ["file", "unit", "rule", "value", "occurrences", "days", "first seen", "last seen"],
+                 [_hotspot_row(view, r) for r in view.hotspots])]
+    if view.resolved:
+        sections.append(("Resolved hotspots", ["file", "unit", "rule", "last seen", "occurrences"],
+                         [[r.path, r.unit or "(file)", r.rule_key, last_seen_text(r), r.occurrences]
+                          for r in view.resolved]))
+    return sections + [
+        ("Patterns", ["rule", "in", "group", "came back", "files"],
+         [[p.rule_key, p.kind, p.group, p.recurrences, p.files] for p in view.patterns]),
         ("Worst areas", ["area", "occurrences"], [list(a) for a in view.areas[:5]]),
         ("Per day", ["day", "red", "yellow", "occurrences"], days),
     ]
 
 
 def summary_markdown(view: HistoryView) -> str:
-    lines = ["## ladder summary", "", f"{view.events} events, occurrences counted by {view.count_mode}.", ""]
+    lines = ["## ladder summary", "", f"{view.events} events, occurrences counted by {view.count_mode}; per day: "
+             "fingerprints red and yellow in the day's last run.", ""]
     for title, head, rows in _md_sections(view):
         lines += [f"### {title}", ""] + _md_table(head, rows)
     return "\n".join(lines).rstrip() + "\n"
