@@ -194,6 +194,80 @@ def _synthetic_history(project: Path, size: int) -> None:
             }, separators=(",", ":")) + "\n")
 
 
+def lib_corpus() -> Path:
+    """The whole standard library of the running Python, its tests included (CPython's ``Lib/``)."""
+    target = WORK / "lib"
+    if (target / "pyproject.toml").exists():
+        return target
+    source = Path(sysconfig.get_paths()["stdlib"])
+    for path in source.rglob("*.py"):
+        rel = path.relative_to(source)
+        if "site-packages" not in rel.parts and "__pycache__" not in rel.parts:
+            (target / "Lib" / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target / "Lib" / rel)
+    (target / "pyproject.toml").write_text('[tool.ladder]\npaths = ["Lib"]\n')
+    return target
+
+
+def _log(project: Path) -> Path:
+    return project / ".ladder" / "history" / "events.jsonl"
+
+
+def _recorded_bytes(project: Path, command: list[str], days: list[str]) -> list[int]:
+    """The log's growth from each of ``len(days)`` recorded runs of ``command`` on unchanged code."""
+    shutil.rmtree(project / ".ladder" / "history", ignore_errors=True)
+    sizes = [0]
+    for day in days:
+        subprocess.run(command, cwd=project, capture_output=True, env={**os.environ, "LADDER_NOW": day})
+        sizes.append(_log(project).stat().st_size)
+    return [after - before for before, after in zip(sizes, sizes[1:])]
+
+
+def _old_style_log(project: Path, copies: int) -> Path:
+    """What a schema-1 version wrote for ``copies`` runs of one day: every event again, each run."""
+    lines = [json.loads(line) for line in _log(project).read_text().splitlines()]
+    events = [e for e in lines if "kind" not in e]
+    target = WORK / "old-style-events.jsonl"
+    with target.open("w") as handle:
+        for n in range(copies):
+            for i, event in enumerate(events):
+                old = {k: v for k, v in event.items() if k != "hash_version"}
+                old.update(schema_version=1, event_id=f"old-{n}-{i}", run_id=f"old-run-{n}")
+                handle.write(json.dumps(old, separators=(",", ":")) + "\n")
+    return target
+
+
+def history_growth(runs: int) -> None:
+    """Bytes a recorded run appends on unchanged code, and pruning a large old history."""
+    project = lib_corpus()
+    files = sum(1 for _ in (project / "Lib").rglob("*.py"))
+    days = [f"2026-11-02T{hour:02d}:00:00Z" for hour in (9, 11, 13, 15)]
+    print(f"\n### History growth (whole standard library, {files} files)\n")
+    for name, command in (("ladder check", [_tool("ladder"), "check"]),
+                          ("flake8 --select LAD", [_tool("flake8"), "--select", "LAD", "Lib"])):
+        grown = _recorded_bytes(project, command, days)
+        later = ", ".join(f"{g:,}" for g in grown[1:])
+        print(f"- {name}: first run {grown[0]:,} bytes; unchanged runs {later} bytes "
+              f"({max(grown[1:]) / grown[0]:.1%} of the first; target <= 5%)")
+    _recorded_bytes(project, [_tool("ladder"), "check"], days[:1])
+    old = _old_style_log(project, 4)
+    (project / "pyproject.toml").write_text('[tool.ladder]\npaths = ["Lib"]\n[tool.ladder.history]\nmax_mb = 20\n')
+    prune = Case("ladder history prune", [_tool("ladder"), "history", "prune"], project)
+    try:
+        for _ in range(runs):
+            shutil.rmtree(project / ".ladder" / "history")
+            _log(project).parent.mkdir(parents=True)
+            shutil.copyfile(old, _log(project))
+            os.environ["LADDER_NOW"] = "2026-11-03T09:00:00Z"
+            prune.measure()
+    finally:
+        os.environ.pop("LADDER_NOW", None)
+        (project / "pyproject.toml").write_text('[tool.ladder]\npaths = ["Lib"]\n')
+    print(f"- pruning a schema-1 log of 4 full runs ({old.stat().st_size / 1e6:.1f} MB, cap 20 MB), next day: "
+          f"median {statistics.median(prune.walls):.2f} s, peak RSS {max(prune.rss) / 1024:.0f} MB "
+          f"(target <= 100 MB)")
+
+
 def report(name: str, measured: list[Case]) -> None:
     by_name = {c.name: c for c in measured}
     print(f"\n### {name}\n")
@@ -217,7 +291,12 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-django", action="store_true")
     parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
+    parser.add_argument("--only-growth", action="store_true", help="only the history growth figures")
     args = parser.parse_args()
+    if args.only_growth:
+        WORK.mkdir(parents=True, exist_ok=True)
+        history_growth(args.runs)
+        return 0
     WORK.mkdir(parents=True, exist_ok=True)
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}")
     corpora = [("standard library", stdlib_corpus())]
@@ -238,6 +317,7 @@ def main() -> int:
     for size, wall in scaling:
         print(f"- {size} events: median {wall:.2f} s")
     print(f"- ratio largest/smallest: {scaling[-1][1] / scaling[0][1]:.2f}x (target <= 1.5x)")
+    history_growth(args.runs)
     return 0
 
 

@@ -49,3 +49,23 @@ def assert_summary_consistent(root) -> None:
     summary = store.load().aggregate.to_json()
     rebuilt = store.load_readonly()[0].to_json()
     assert store.summary_path.exists() and json.dumps(summary, sort_keys=True) == json.dumps(rebuilt, sort_keys=True)
+
+
+def represented(records) -> int:
+    """How many violations a log's records stand for: an event one, a sighting one per observation it names."""
+    return sum(len(getattr(record, "refs", (None,))) for record in records)
+
+
+def fingerprints_per_run(records) -> dict[str, list[str]]:
+    """Run id -> the fingerprints it recorded, sightings resolved through the events they refer to."""
+    by_key = {r.observation: r.fingerprint for r in records if not hasattr(r, "refs")}
+    runs: dict[str, list[str]] = {}
+    for record in records:
+        runs.setdefault(record.run_id, []).extend(_prints(record, by_key))
+    return {run: sorted(prints) for run, prints in runs.items()}
+
+
+def _prints(record, by_key) -> list[str]:
+    if hasattr(record, "refs"):
+        return [by_key[key] for key in record.refs]
+    return [record.fingerprint]

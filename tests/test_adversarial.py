@@ -17,7 +17,9 @@ import pytest
 from ladder_plugins.config import load_settings
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import assert_summary_consistent, make_event, project_settings
+from .history_helpers import (
+    assert_summary_consistent, fingerprints_per_run, make_event, project_settings, represented,
+)
 from .reports_helpers import demo_copy
 from .test_store import _spawn_writers
 
@@ -30,7 +32,8 @@ def test_eight_processes_append_ten_thousand_events_each(tmp_path):
     _spawn_writers(tmp_path, workers=8, batches=20, per_batch=500)
     lines = (tmp_path / ".ladder" / "history" / "events.jsonl").read_bytes().split(b"\n")
     ids = [json.loads(line)["event_id"] for line in lines if line]  # every line parses
-    assert len(ids) == 80_000 and len(set(ids)) == 80_000
+    assert len(set(ids)) == len(ids)
+    assert represented(HistoryStore(settings).read_log(0).events) == 80_000
     assert HistoryStore(settings).load().aggregate.events == 80_000
 
 
@@ -49,10 +52,10 @@ def _xdist_sessions(project, count):
 def test_two_concurrent_xdist_sessions_record_each_violation_once(tmp_path):
     project = demo_copy(tmp_path / "shop")
     assert _xdist_sessions(project, 2) == [0, 0]
-    events = [json.loads(line) for line in (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()]
-    per_run = [sorted(e["fingerprint"] for e in events if e["run_id"] == f"session-{n}") for n in range(2)]
-    assert len(per_run[0]) == 10 and per_run[0] == per_run[1]
-    assert HistoryStore(load_settings(project)).load().aggregate.events == len(events) == 20
+    records = HistoryStore(load_settings(project)).read_log(0).events
+    per_run = fingerprints_per_run(records)
+    assert len(per_run["session-0"]) == 10 and per_run["session-0"] == per_run["session-1"]
+    assert HistoryStore(load_settings(project)).load().aggregate.events == represented(records) == 20
     assert_summary_consistent(project)
 
 

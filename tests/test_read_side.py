@@ -142,3 +142,12 @@ def test_no_recommendations_on_a_short_quiet_history(tmp_path):
     settings = project_settings(tmp_path)
     aggregate = Aggregate().add_all([make_event(when=at(0))])
     assert recommend(aggregate, build_view(aggregate, settings, at(1)), settings) == []
+
+
+def test_a_one_day_history_still_draws_its_trend(tmp_path):
+    settings = project_settings(tmp_path)
+    view = build_view(Aggregate().add_all([make_event(when=at(0)), make_event("src/b.py::g::abc_max", when=at(0))]),
+                      settings, at(0, 5))
+    page = html_report(view, "shop")
+    assert len(view.trend) == 1
+    assert page.count("<circle") == 3  # red, yellow and occurrences: one dot each

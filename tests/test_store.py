@@ -13,12 +13,13 @@ import textwrap
 import pytest
 
 from ladder_plugins.history.aggregate import Aggregate
+from ladder_plugins.history.events import SCHEMA_VERSION
 from ladder_plugins.history.recorder import record_events
-from ladder_plugins.history.recurrence import hotspots, patterns
+from ladder_plugins.history.recurrence import hotspots, patterns, recurrences
 from ladder_plugins.history.run import RunContext
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, make_event, project_settings
+from .history_helpers import at, make_event, project_settings, represented
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,8 +74,8 @@ def test_eight_concurrent_writers_lose_duplicate_and_interleave_nothing(tmp_path
     _spawn_writers(tmp_path, workers=8, batches=25, per_batch=40)
     lines = [line for line in _log_lines(settings) if line]
     ids = [json.loads(line)["event_id"] for line in lines]  # every line parses
-    assert len(ids) == 8 * 25 * 40
     assert len(set(ids)) == len(ids)
+    assert represented(HistoryStore(settings).read_log(0).events) == 8 * 25 * 40  # unchanged ones as sightings
     store = HistoryStore(settings)
     state = store.load()
     assert state.aggregate.events == 8000 and state.skipped == 0
@@ -87,8 +88,7 @@ def test_pruning_races_with_appenders_and_loses_nothing(tmp_path):
     state = store.load()
     folded, generation, _ = store.folded()
     assert generation > 0, "the size cap never forced a prune"
-    log_events = store.read_log(0).events
-    assert folded.events + len(log_events) == 6 * 40 * 10
+    assert folded.events + represented(store.read_log(0).events) == 6 * 40 * 10
     assert state.aggregate.events == 6 * 40 * 10
     for worker in range(6):
         for i in range(7):
@@ -350,7 +350,8 @@ def test_a_newer_schema_log_is_read_but_never_rewritten(tmp_path):
     settings = project_settings(tmp_path)
     store = HistoryStore(settings)
     store.dir.mkdir(parents=True)
-    newer = make_event(unit_hash="v1", when=at(0)).to_json().replace('"schema_version":1', '"schema_version":99')
+    current = f'"schema_version":{SCHEMA_VERSION}'
+    newer = make_event(unit_hash="v1", when=at(0)).to_json().replace(current, '"schema_version":99')
     store.log.write_text(newer + "\n")
     before = store.log.read_bytes()
     outcome = _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
@@ -411,3 +412,87 @@ def test_combine_deduplicates_by_event_id_and_is_order_independent(tmp_path):
     assert counts == ((6, 2, 0), (0, 8, 0))  # the shared events once; a second combine adds nothing
     _, backward = _combine_into_new_project(tmp_path / "backward", files[::-1])
     assert forward == backward and len(forward) == 2
+
+
+# -- schema 2: an unchanged run is a sighting, not a copy of every event -------------------------------
+
+
+def _unchanged_runs(settings, count, per_run=200, **extra):
+    """``count`` runs seeing the same ``per_run`` violations; the log's size after each."""
+    sizes = []
+    for n in range(count):
+        run = [make_event(f"src/m{i % 20}.py::f{i}::cognitive_max", unit_hash=f"h{i}", run_id=f"run-{n}",
+                          when=at(n), **extra) for i in range(per_run)]
+        record_events(run, settings, RunContext.create("cli", "recurrence", "repo"))
+        sizes.append(HistoryStore(settings).log.stat().st_size)
+    return sizes
+
+
+def test_a_run_on_unchanged_code_appends_a_small_fraction_of_a_full_run(tmp_path):
+    settings = project_settings(tmp_path)
+    first, second, third = _unchanged_runs(settings, 3)
+    assert second - first <= 0.05 * first and third - second == second - first
+    records = HistoryStore(settings).read_log(0).events
+    assert [type(r).__name__ for r in records].count("Sighting") == 2 and represented(records) == 600
+    stats = HistoryStore(settings).load().aggregate.fingerprints["src/m0.py::f0::cognitive_max"]
+    assert (stats.events, stats.first_seen[:10], stats.last_seen[:10]) == (3, "2026-11-01", "2026-11-03")
+
+
+def test_counting_runs_stays_exact_with_sightings(tmp_path):
+    settings = project_settings(tmp_path, '[tool.ladder.recurrence]\ncount = "runs"\n')
+    _unchanged_runs(settings, 3, per_run=5)
+    (rec, *_) = recurrences(HistoryStore(settings).load().aggregate, settings, at(4))
+    assert (rec.occurrences, rec.distinct_days) == (3, 3)
+
+
+def test_sightings_resolve_after_the_events_they_name_were_pruned(tmp_path):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    _unchanged_runs(settings, 3, per_run=5)
+    store = HistoryStore(settings)
+    before = store.load().aggregate.to_json()["fingerprints"]
+    with store.transaction() as tx:  # fold the day of the full events only
+        tx.append([make_event("src/z.py::g::abc_max", when=at(31))], now=at(31))
+    folded, generation, _ = store.folded()
+    assert generation == 1 and folded.events == 5  # day 0 (the events) folded; the sightings of days 1-2 kept
+    after = HistoryStore(settings).load().aggregate
+    assert after.unresolved == 0
+    assert {fp: s for fp, s in after.to_json()["fingerprints"].items() if fp in before} == before
+
+
+def test_a_schema_1_log_is_read_and_extended_never_rewritten(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    current = f'"schema_version":{SCHEMA_VERSION}'
+    old = make_event(unit_hash="v1", when=at(0)).to_json().replace(current, '"schema_version":1')
+    store.log.write_text(old.replace(',"hash_version":1', "") + "\n")
+    before = store.log.read_bytes()
+    _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
+    assert store.log.read_bytes().startswith(before)
+    assert store.stats().lines_by_schema == {1: 1, 2: 1}
+    assert set(store.load().aggregate.fingerprints["src/a.py::f::cognitive_max"].hashes) == {"v1", "v2"}
+
+
+def test_combine_appends_sightings_as_written_and_only_once(tmp_path):
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "laptop").mkdir()
+    runner = project_settings(tmp_path / "ci")
+    _unchanged_runs(runner, 2, per_run=4)
+    target = project_settings(tmp_path / "laptop")
+    log = HistoryStore(runner).log
+    assert HistoryStore(target).combine([log]) == (5, 0, 0)  # 4 events and 1 sighting
+    assert HistoryStore(target).combine([log]) == (0, 5, 0)
+    assert HistoryStore(target).log.read_bytes() == log.read_bytes()
+    assert HistoryStore(target).load().aggregate.events == 8
+
+
+def test_a_sighting_of_an_unknown_observation_is_counted_not_guessed(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    store.log.write_text('{"schema_version":2,"kind":"seen","event_id":"x","timestamp":"2026-11-01T09:00:00Z",'
+                         '"run_id":"r","tool":"cli","mode":"recurrence","refs":"AAAAAAAAAAABBBBBBBBBBB"}\n'
+                         '{"schema_version":2,"kind":"seen","event_id":"y","timestamp":"2026-11-01T09:00:00Z",'
+                         '"run_id":"r","tool":"cli","mode":"recurrence","refs":"short"}\n')
+    assert (store.stats().unresolved, store.stats().skipped_lines) == (2, 1)
+    assert store.load().aggregate.fingerprints == {}

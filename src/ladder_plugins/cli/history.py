@@ -36,7 +36,10 @@ def _stats(store: Any, args: argparse.Namespace) -> None:
     print(f"history: {st.path}")
     print(f"size: {st.size} bytes, events: {st.events}, fingerprints: {st.fingerprints}")
     print(f"oldest: {st.oldest or '-'}, newest: {st.newest or '-'}")
-    print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}{newer}")
+    lines = ", ".join(f"{n} of schema {version}" for version, n in st.lines_by_schema.items()) or "none"
+    print(f"unreadable lines: {st.skipped_lines}, schema: {st.schema_version}{newer} (lines: {lines})")
+    if st.unresolved:
+        print(f"sightings of observations no event describes: {st.unresolved} (a damaged or hand-made log)")
     print(f"folded (pruned) fingerprints: {st.folded_fingerprints}")
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from .events import SCHEMA_VERSION, Event
+from .events import SCHEMA_VERSION, Event, Record, Sighting
 
 __all__ = ["FingerprintStats", "Aggregate", "DayCounts", "AGGREGATE_FORMAT"]
 
@@ -53,10 +53,16 @@ def _runs(value: Any) -> dict[str, str]:
     return {str(run): str(when) for run, when in dict(value).items()}
 
 
+def _observations(value: Any) -> dict[str, list[Any]]:
+    """Observation key -> [version, severity, actual, limit, line]."""
+    return {str(key): [str(o[0]), str(o[1]), _optional_number(o[2]), _optional_number(o[3]), int(o[4])]
+            for key, o in dict(value).items()}
+
+
 _DECODE: Mapping[str, Callable[[Any], Any]] = {
     "path": str, "unit": _optional_text, "rule_key": str, "role": str, "family": str,
     "first_seen": str, "last_seen": str, "last_actual": _optional_number, "last_limit": _optional_number,
-    "last_line": int, "events": int, "hashes": _hashes, "runs": _runs,
+    "last_line": int, "events": int, "hashes": _hashes, "runs": _runs, "observations": _observations,
 }
 
 
@@ -80,6 +86,8 @@ class FingerprintStats:
     hashes: dict[str, list[Any]] = field(default_factory=dict)
     #: run_id -> earliest timestamp of a red event in that run (count = "runs" only)
     runs: dict[str, str] = field(default_factory=dict)
+    #: observation key -> [version, severity, actual, limit, line]: what a sighting refers to
+    observations: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
     def of_event(cls, event: Event, track_runs: bool) -> "FingerprintStats":
@@ -90,7 +98,27 @@ class FingerprintStats:
             stats.hashes[event.version] = [ts, ts, event.actual]
             if track_runs:
                 stats.runs[event.run_id] = ts
+        if event.severity in ("red", "yellow"):
+            stats.observations[event.observation] = [event.version, event.severity, event.actual, event.limit,
+                                                     event.line]
         return stats
+
+    def sighted(self, key: str, sighting: Sighting, track_runs: bool) -> None:
+        """The observation ``key`` seen again by ``sighting``'s run: as if its event had been recorded again."""
+        version, severity, actual, limit, line = self.observations[key]
+        ts = sighting.timestamp
+        self.events += 1
+        self._seen_at(ts, actual, limit, line)
+        if severity == "red":
+            span = self.hashes.setdefault(version, [ts, ts, actual])
+            _merge_span(span, [ts, ts, actual])
+            if track_runs:
+                self.runs[sighting.run_id] = min(ts, self.runs.get(sighting.run_id, ts))
+
+    def _seen_at(self, ts: str, actual: Optional[float], limit: Optional[float], line: int) -> None:
+        if ts >= self.last_seen:
+            self.last_seen, self.last_actual, self.last_limit, self.last_line = ts, actual, limit, line
+        self.first_seen = min(self.first_seen, ts)
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _DECODE}
@@ -116,6 +144,7 @@ class FingerprintStats:
                 _merge_span(mine, span)
         for run_id, when in other.runs.items():
             self.runs[run_id] = min(when, self.runs.get(run_id, when))
+        self.observations = {**other.observations, **self.observations}  # a key always means the same
 
     def _take_latest(self, other: "FingerprintStats") -> None:
         self.last_seen = other.last_seen
@@ -175,16 +204,45 @@ class Aggregate:
     newest: Optional[str] = None
     #: per-day event counts by severity from folds written before ``DayCounts`` (kept, not shown)
     legacy_days: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: sighted observations no event of this history describes (a damaged or hand-made log)
+    unresolved: int = 0
+    #: observation key -> fingerprint, derived from the stats (not stored)
+    _index: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
-    def add(self, event: Event) -> None:
+    def __post_init__(self) -> None:
+        for fp, stats in self.fingerprints.items():
+            self._index.update(dict.fromkeys(stats.observations, fp))
+
+    def knows(self, key: str) -> bool:
+        """Whether a sighting of the observation ``key`` could be resolved."""
+        return key in self._index
+
+    def add(self, record: Record) -> None:
+        if isinstance(record, Sighting):
+            self._add_sighting(record)
+            return
+        event = record
         self._span(1, event.timestamp, event.timestamp)
         if event.severity in ("red", "yellow"):
             self._merge_day(event.day, DayCounts.of_event(event))
         self._merge_stats(event.fingerprint, FingerprintStats.of_event(event, self.track_runs))
 
-    def add_all(self, events: Iterable[Event]) -> "Aggregate":
-        for event in events:
-            self.add(event)
+    def _add_sighting(self, sighting: Sighting) -> None:
+        for key in sighting.refs:
+            fp = self._index.get(key)
+            if fp is None:
+                self.unresolved += 1
+                continue
+            stats = self.fingerprints[fp]
+            stats.sighted(key, sighting, self.track_runs)
+            severity = stats.observations[key][1]
+            self._span(1, sighting.timestamp, sighting.timestamp)
+            self._merge_day(sighting.day, DayCounts(f"{sighting.run_id}/{sighting.tool}", sighting.timestamp,
+                                                    int(severity == "red"), int(severity == "yellow")))
+
+    def add_all(self, records: Iterable[Record]) -> "Aggregate":
+        for record in records:
+            self.add(record)
         return self
 
     def merge(self, other: "Aggregate") -> "Aggregate":
@@ -194,10 +252,12 @@ class Aggregate:
             self._merge_day(day, counts)
         for day, legacy in other.legacy_days.items():
             _add_counts(self.legacy_days.setdefault(day, {}), legacy)
+        self.unresolved += other.unresolved
         self._span(other.events, other.oldest, other.newest)
         return self
 
     def _merge_stats(self, fp: str, stats: FingerprintStats) -> None:
+        self._index.update(dict.fromkeys(stats.observations, fp))
         mine = self.fingerprints.get(fp)
         if mine is None:
             self.fingerprints[fp] = stats
@@ -227,7 +287,7 @@ class Aggregate:
             "schema_version": SCHEMA_VERSION, "format": AGGREGATE_FORMAT, "track_runs": self.track_runs,
             "events": self.events, "oldest": self.oldest, "newest": self.newest,
             "days": {day: counts.to_json() for day, counts in sorted(self.days.items())},
-            "legacy_days": self.legacy_days,
+            "legacy_days": self.legacy_days, "unresolved": self.unresolved,
             "fingerprints": {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())},
         }
 
@@ -237,7 +297,8 @@ class Aggregate:
         days, legacy = _days(data.get("days", {}), data.get("legacy_days", {}))
         return cls(bool(data.get("track_runs", False)), _fingerprints(data.get("fingerprints", {})), days,
                    int(data.get("events", 0)),
-                   _optional_text(data.get("oldest")), _optional_text(data.get("newest")), legacy_days=legacy)
+                   _optional_text(data.get("oldest")), _optional_text(data.get("newest")), legacy_days=legacy,
+                   unresolved=int(data.get("unresolved", 0)))
 
 
 def _fingerprints(value: Any) -> dict[str, FingerprintStats]:

@@ -1,4 +1,13 @@
-"""Violation events: one JSON object per line of ``events.jsonl`` (DESIGN §6).
+"""The records of ``events.jsonl``, one JSON object per line (DESIGN §6).
+
+An :class:`Event` is one violation seen in one run, with every field. A
+:class:`Sighting` (``"kind": "seen"``, schema 2) is one run seeing again violations
+that an earlier event already recorded exactly as they are now: it names the run and
+the *observations* it saw, each by a short key of everything an event records except
+the run (:func:`observation_key`). So a run on unchanged code appends a few bytes
+per violation instead of a full event, the audit trail still says which run saw
+which violation, and ``count = "runs"`` stays exact. Schema 1 logs (events only) are
+read as they are; nothing is rewritten.
 
 Reading is tolerant (unknown extra keys are kept out, missing optional ones filled)
 and strict about what recurrence relies on: a line without a valid fingerprint,
@@ -8,18 +17,26 @@ store, never guessed at.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
+import re
 import uuid
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from ..analysis.identity import HASH_VERSION
 from ..errors import ConfigError
 from .run import RunContext, format_timestamp, parse_timestamp
 
-__all__ = ["SCHEMA_VERSION", "SEVERITIES", "Event", "events_from_violations", "event_from_json", "NewerSchema"]
+__all__ = [
+    "SCHEMA_VERSION", "SEVERITIES", "Event", "Sighting", "Record", "events_from_violations", "event_from_json",
+    "record_from_json", "observation_key", "compact", "NewerSchema",
+]
 
-SCHEMA_VERSION = 1
+#: 2 added sightings and ``hash_version``; schema 1 lines are events and are read as such.
+SCHEMA_VERSION = 2
+KEY_LENGTH = 11  # an observation key: 8 bytes of blake2b, URL-safe base64 without padding
 SEVERITIES = ("yellow", "red", "gate-fail")
 
 
@@ -74,6 +91,77 @@ class Event:
     @property
     def day(self) -> str:
         return self.timestamp[:10]
+
+    @property
+    def observation(self) -> str:
+        return observation_key(self)
+
+
+#: What makes two events the same observation: everything but the run that saw it.
+_OBSERVED = ("path", "unit_name", "line", "role", "rule_key", "metric_family", "scope", "severity", "actual",
+             "limit", "fingerprint", "unit_hash", "hash_version", "source")
+
+
+def observation_key(event: Event) -> str:
+    """A short key of what ``event`` saw (not when or by which run), the same in every process."""
+    values = [getattr(event, name) for name in _OBSERVED]
+    values[8:10] = [None if v is None else float(v) for v in values[8:10]]  # 25 and 25.0, as written and read
+    text = json.dumps(values, separators=(",", ":"), ensure_ascii=True)
+    digest = hashlib.blake2b(text.encode("ascii"), digest_size=8).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One run seeing again, unchanged, the observations ``refs`` (see :func:`observation_key`)."""
+
+    schema_version: int
+    event_id: str
+    timestamp: str
+    repo_id: str
+    run_id: str
+    tool: str
+    mode: str
+    refs: tuple[str, ...]
+    actor_type: Optional[str] = None
+    actor_id: Optional[str] = None
+
+    def to_json(self) -> str:
+        data = {"schema_version": self.schema_version, "kind": "seen", "event_id": self.event_id,
+                "timestamp": self.timestamp, "repo_id": self.repo_id, "run_id": self.run_id, "tool": self.tool,
+                "mode": self.mode, "refs": "".join(self.refs)}
+        data.update({key: getattr(self, key) for key in ("actor_type", "actor_id") if getattr(self, key) is not None})
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+
+    @property
+    def day(self) -> str:
+        return self.timestamp[:10]
+
+
+Record = Union[Event, Sighting]
+
+
+def _run_of(event: Event) -> tuple[Any, ...]:
+    """The fields a sighting shares with the events it stands for, in :class:`Sighting`'s order."""
+    return (event.timestamp, event.repo_id, event.run_id, event.tool, event.mode, event.actor_type, event.actor_id)
+
+
+def compact(events: Sequence[Event], known: Callable[[str], bool]) -> list[Record]:
+    """What to append for ``events``: each whose observation ``known`` already holds becomes a
+    reference in one :class:`Sighting` per run, after the full events (gate-fail events stay whole)."""
+    full: list[Record] = []
+    seen: dict[tuple[Any, ...], list[str]] = {}
+    for event in events:
+        if event.severity == "gate-fail" or not known(event.observation):
+            full.append(event)
+        else:
+            seen.setdefault(_run_of(event), []).append(event.observation)
+    return full + [_sighting(run, refs) for run, refs in seen.items()]
+
+
+def _sighting(run: tuple[Any, ...], refs: list[str]) -> Sighting:
+    ts, repo, run_id, tool, mode, actor, who = run
+    return Sighting(SCHEMA_VERSION, uuid.uuid4().hex, ts, repo, run_id, tool, mode, tuple(refs), actor, who)
 
 
 def events_from_violations(
@@ -161,11 +249,51 @@ def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             raise ValueError(f"{key} missing or not a string")
     if data["severity"] not in SEVERITIES and version <= SCHEMA_VERSION:
         raise ValueError(f"severity {data['severity']!r} unknown")
+    return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": _timestamp(data["timestamp"])}
+
+
+_REFS = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def _refs(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, str) or len(value) % KEY_LENGTH or not _REFS.fullmatch(value):
+        raise ValueError("refs is not a string of observation keys")
+    return tuple(value[i:i + KEY_LENGTH] for i in range(0, len(value), KEY_LENGTH))
+
+
+def _required(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{key} missing or not a string")
+    return value
+
+
+def _timestamp(value: Any) -> str:
     try:  # one canonical form, so timestamps compare correctly as text
-        timestamp = format_timestamp(parse_timestamp(data["timestamp"]))
+        return format_timestamp(parse_timestamp(str(value)))
     except ConfigError:
-        raise ValueError(f"timestamp {data['timestamp']!r} is not ISO-8601") from None
-    return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": timestamp}
+        raise ValueError(f"timestamp {value!r} is not ISO-8601") from None
+
+
+def _sighting_from_json(data: Mapping[str, Any], version: int) -> Sighting:
+    text = {key: _OPTIONAL[key](data.get(key)) for key in ("repo_id", "tool", "mode", "actor_type", "actor_id")}
+    return Sighting(version, _required(data, "event_id"), _timestamp(data.get("timestamp")), text["repo_id"],
+                    _required(data, "run_id"), text["tool"], text["mode"], _refs(data.get("refs")),
+                    text["actor_type"], text["actor_id"])
+
+
+def record_from_json(data: Mapping[str, Any]) -> Record:
+    """An :class:`Event` or a :class:`Sighting` from a decoded line; ``ValueError`` if it cannot be trusted.
+
+    A record of a newer schema raises :class:`NewerSchema` carrying the readable part.
+    """
+    if isinstance(data, Mapping) and data.get("kind") == "seen":
+        version = _version(data)
+        sighting = _sighting_from_json(data, version)
+        if version > SCHEMA_VERSION:
+            raise NewerSchema(sighting)
+        return sighting
+    return event_from_json(data)
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:
@@ -175,6 +303,8 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     """
     if not isinstance(data, Mapping):
         raise ValueError("not a JSON object")
+    if "kind" in data:
+        raise ValueError(f"a record of kind {data['kind']!r}, not an event")
     version = _version(data)
     optional = {name: read(data.get(name)) for name, read in _OPTIONAL.items()}
     event = Event(schema_version=version, **_checked(data, version), **optional)

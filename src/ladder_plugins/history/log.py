@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Callable, Iterator, Optional, Sequence
 
-from .events import Event, NewerSchema, event_from_json
+from .events import NewerSchema, Record, record_from_json
 
 __all__ = ["ReadResult", "EventLog", "decode_line", "complete_lines"]
 
@@ -27,26 +27,40 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 @dataclass
 class ReadResult:
-    """Events read from a log, and what could not be read."""
+    """Records (events and sightings) read from a log, and what could not be read.
 
-    events: list[Event] = field(default_factory=list)
+    With a ``sink`` the records are handed to it as they are read instead of being
+    kept in ``events``: a log of any size is then read in memory proportional to what
+    the sink keeps.
+    """
+
+    events: list[Record] = field(default_factory=list)
     end: int = 0
     skipped: int = 0
     newer: bool = False
     first_skipped: Optional[int] = None  # byte offset of the first unreadable line, for the warning
+    versions: dict[int, int] = field(default_factory=dict)  # schema_version -> readable lines
+    sink: Optional[Callable[[Record], None]] = field(default=None, repr=False, compare=False)
+
+    def take(self, record: Record) -> None:
+        self.versions[record.schema_version] = self.versions.get(record.schema_version, 0) + 1
+        if self.sink is None:
+            self.events.append(record)
+        else:
+            self.sink(record)
 
 
 def decode_line(raw: bytes, result: ReadResult, offset: int = 0) -> None:
-    """Add the event on ``raw`` (at byte ``offset``) to ``result``, or count the line as unreadable."""
+    """Add the record on ``raw`` (at byte ``offset``) to ``result``, or count the line as unreadable."""
     if not raw.strip():
         return
     try:
         if len(raw) > MAX_LINE:
             raise ValueError("longer than any event")
-        result.events.append(event_from_json(json.loads(raw)))
+        result.take(record_from_json(json.loads(raw)))
     except NewerSchema as newer:
         result.newer = True
-        result.events.append(newer.args[0])
+        result.take(newer.args[0])
     except (ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
         result.skipped += 1
         if result.first_skipped is None:
@@ -79,9 +93,11 @@ class EventLog:
             raise PermissionError(f"{target} resolves outside the project root")
         return os.fdopen(os.open(target, os.O_RDONLY | (NOFOLLOW if path is None else 0)), "rb")
 
-    def read(self, start: int = 0, path: Optional[Path] = None) -> ReadResult:
-        """Complete lines from byte ``start`` of this log (or of another file ``path``)."""
-        result = ReadResult(end=start)
+    def read(self, start: int = 0, path: Optional[Path] = None,
+             sink: Optional[Callable[[Record], None]] = None) -> ReadResult:
+        """Complete lines from byte ``start`` of this log (or of another file ``path``); records go to
+        ``sink`` as they are read when one is given."""
+        result = ReadResult(end=start, sink=sink)
         try:
             handle = self.open_read(path)
         except (FileNotFoundError, NotADirectoryError):  # no history yet
@@ -126,7 +142,7 @@ class EventLog:
         except OSError:
             return 0
 
-    def append(self, events: Sequence[Event]) -> None:
+    def append(self, events: Sequence[Record]) -> None:
         """Whole lines in one append; a torn last line gets its newline first."""
         data = "".join(e.to_json() + "\n" for e in events).encode("utf-8")
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | NOFOLLOW, 0o644)

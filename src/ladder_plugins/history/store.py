@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -30,9 +30,9 @@ from ..errors import LadderError
 from ..ladderdir.aside import keep_aside
 from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 from .aggregate import AGGREGATE_FORMAT, Aggregate
-from .events import SCHEMA_VERSION, Event
+from .events import SCHEMA_VERSION, Event, Record, compact
 from .log import EventLog, ReadResult, complete_lines
-from .pruning import PrunePlan, plan_prune
+from .pruning import Survey, days_to_fold, leaving, prune_into, survey
 from .recurrence import cutoff
 from .run import format_timestamp
 
@@ -69,6 +69,8 @@ class StoreStats:
     newer_schema: bool
     fingerprints: int
     folded_fingerprints: int
+    lines_by_schema: dict[int, int] = field(default_factory=dict)
+    unresolved: int = 0
 
 
 def _damaged_suffix() -> str:
@@ -145,8 +147,9 @@ class HistoryStore:
 
     # -- caches ------------------------------------------------------------------
 
-    def read_log(self, start: int = 0, path: Optional[Path] = None) -> ReadResult:
-        return self.log_file.read(start, path)
+    def read_log(self, start: int = 0, path: Optional[Path] = None,
+                 sink: Optional[Callable[[Record], None]] = None) -> ReadResult:
+        return self.log_file.read(start, path, sink)
 
     def _load_json(self, path: Path) -> Optional[dict]:
         """A cache file's JSON; a damaged one is moved aside with one warning."""
@@ -215,8 +218,8 @@ class HistoryStore:
             self.warn(reason)
             return LoadState(Aggregate(self.track_runs), 0, 0, 0, read_only=True)
         agg, start, skipped, generation, newer = self._starting_point()
-        read = self.read_log(start)
-        state = LoadState(agg.add_all(read.events), read.end, skipped + read.skipped, generation, newer or read.newer)
+        read = self.read_log(start, sink=agg.add)
+        state = LoadState(agg, read.end, skipped + read.skipped, generation, newer or read.newer)
         if read.skipped:
             self.warn(f"{self.log}: {read.skipped} unreadable line(s), the first at byte {read.first_skipped} "
                       f"(not an event: damaged or foreign); skipped and kept (the next pruning keeps this log "
@@ -250,8 +253,9 @@ class HistoryStore:
             self.warn(reason)
             return Aggregate(self.track_runs), ReadResult(), True
         folded, _, folded_newer = self.folded()
-        read = self.read_log(0)
-        return folded.copy().add_all(read.events), read, read.newer or folded_newer
+        aggregate = folded.copy()
+        read = self.read_log(0, sink=aggregate.add)
+        return aggregate, read, read.newer or folded_newer
 
     # -- writing -----------------------------------------------------------------
 
@@ -263,10 +267,7 @@ class HistoryStore:
                 handle.write(text)
             os.replace(temp, path)
         except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+            _remove(temp)
             raise
 
     def save_summary(self, state: LoadState) -> None:
@@ -283,14 +284,16 @@ class HistoryStore:
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
-    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime) -> Optional[int]:
+    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime,
+                      known: Callable[[str], bool] = lambda key: False) -> Optional[int]:
         """Append under the lock without reloading the summary (it catches up on its next load).
 
         For front ends that record file by file from many processes (flake8 workers):
-        the history was read once, before the run; this only adds lines. Pruning still
-        happens on write, under the lock, once the size cap or retention calls for it.
-        Returns how many events were written, or ``None`` when it gave up (with one
-        warning): a caller recording file by file should stop trying.
+        the history was read once, before the run; this only adds lines, events whose
+        observation ``known`` holds as one sighting. Pruning still happens on write,
+        under the lock, once the size cap or retention calls for it. Returns how many
+        events were recorded, or ``None`` when it gave up (with one warning): a caller
+        recording file by file should stop trying.
         """
         from filelock import FileLock, Timeout
 
@@ -300,9 +303,8 @@ class HistoryStore:
             return None
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
-                self.log_file.append(events)
-                if self.log_file.size() > self.settings.history.max_mb * 1024 * 1024 or (
-                        oldest is not None and oldest < cutoff(self.settings, now)):
+                self.log_file.append(compact(events, known))
+                if self._due(oldest, now):
                     self.prune(self.load(), now)
         except Timeout:
             self.warn(self.locked("this process records nothing more"))
@@ -318,37 +320,55 @@ class HistoryStore:
 
     # -- maintenance -------------------------------------------------------------
 
+    def _due(self, oldest: Optional[str], now: datetime) -> bool:
+        """Whether the log is over its size cap or holds records older than retention."""
+        over = self.log_file.size() > self.settings.history.max_mb * 1024 * 1024
+        return over or (oldest is not None and oldest < cutoff(self.settings, now))
+
     def prune(self, state: LoadState, now: datetime, *, force: bool = False) -> bool:
         """Retention and size cap, under the caller's lock. True if the log was rewritten."""
+        if not (force or self._due(state.aggregate.oldest, now)):
+            return False
         limit = cutoff(self.settings, now)
-        cap = int(self.settings.history.max_mb * 1024 * 1024)
-        oldest = state.aggregate.oldest
-        if not force and self.log_file.size() <= cap and (oldest is None or oldest >= limit):
+        found, days = self._survey(limit)
+        if found.newer or not (found.leaving or days or found.unreadable):
             return False
-        with self.log_file.open_read() as handle:
-            plan = plan_prune(complete_lines(handle), limit, cap, self.track_runs)
-        if plan is None or not (plan.folded.events or plan.unreadable):
-            return False
-        self._apply(plan, state, limit)
+        state.generation = self._rewrite(leaving(limit, days), limit, found.unreadable)
+        state.aggregate.forget_runs_before(limit)
+        reread = self.read_log(0, sink=lambda record: None)
+        state.end, state.skipped = reread.end, reread.skipped
+        self.save_summary(state)
         return True
 
-    def _fold(self, plan: PrunePlan, limit: str) -> int:
-        """Merge what leaves the log into ``folded.json``; returns the new generation."""
+    def _survey(self, limit: str) -> tuple[Survey, set[str]]:
+        """The log measured, and the days the size cap folds (none when a newer schema wrote it)."""
+        with self.log_file.open_read() as handle:
+            found = survey(complete_lines(handle), limit)
+        cap = int(self.settings.history.max_mb * 1024 * 1024)
+        return found, set() if found.newer else days_to_fold(found.day_sizes, cap)
+
+    def _rewrite(self, leaves: Callable[[Record], bool], limit: str, unreadable: Sequence[tuple[int, int]]) -> int:
+        """Fold what leaves into ``folded.json``, keep the old log if it had unreadable lines, and
+        replace the log by what stays; returns the new generation."""
         folded, generation, _ = self.folded()
-        folded.merge(plan.folded)
-        folded.forget_runs_before(limit)
-        payload = {"schema_version": SCHEMA_VERSION, "generation": generation + 1, "aggregate": folded.to_json()}
-        self._atomic_write(self.folded_path, json.dumps(payload, separators=(",", ":")))
+        fd, temp = tempfile.mkstemp(prefix=f".{self.log.name}.", dir=str(self.dir))
+        try:
+            os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
+            with os.fdopen(fd, "wb") as keep, self.log_file.open_read() as handle:
+                prune_into(complete_lines(handle), leaves, folded, keep)
+                _sync(keep)
+            self._save_fold(folded, generation + 1, limit)
+            self._keep_old_log(unreadable)
+            os.replace(temp, self.log)
+        except BaseException:
+            _remove(temp)
+            raise
         return generation + 1
 
-    def _apply(self, plan: PrunePlan, state: LoadState, limit: str) -> None:
-        generation = self._fold(plan, limit)
-        self._keep_old_log(plan.unreadable)
-        self._atomic_write(self.log, "".join(raw.decode("utf-8", "surrogateescape") + "\n" for raw in plan.keep))
-        state.aggregate.forget_runs_before(limit)
-        reread = self.read_log(0)
-        state.end, state.skipped, state.generation = reread.end, reread.skipped, generation
-        self.save_summary(state)
+    def _save_fold(self, folded: Aggregate, generation: int, limit: str) -> None:
+        folded.forget_runs_before(limit)
+        payload = {"schema_version": SCHEMA_VERSION, "generation": generation, "aggregate": folded.to_json()}
+        self._atomic_write(self.folded_path, json.dumps(payload, separators=(",", ":")))
 
     def _keep_old_log(self, unreadable: Sequence[tuple[int, int]]) -> None:
         """Before the log is rewritten without its unreadable lines, keep it whole under another name.
@@ -368,19 +388,22 @@ class HistoryStore:
             self.log_file.copy_ranges(unreadable, aside)
 
     def event_ids(self) -> set[str]:
-        return {e.event_id for e in self.read_log(0).events}
+        ids: set[str] = set()
+        self.read_log(0, sink=lambda record: ids.add(record.event_id))
+        return ids
 
     def stats(self) -> StoreStats:
         agg, read, read_only = self.load_readonly()
         folded, _, _ = self.folded()
         return StoreStats(
-            path=str(self.log), exists=self.log.exists(), size=self.log_file.size(), events=len(read.events),
+            path=str(self.log), exists=self.log.exists(), size=self.log_file.size(), events=agg.events - folded.events,
             oldest=agg.oldest, newest=agg.newest, skipped_lines=read.skipped, schema_version=SCHEMA_VERSION,
             newer_schema=read_only, fingerprints=len(agg.fingerprints), folded_fingerprints=len(folded.fingerprints),
+            lines_by_schema=dict(sorted(read.versions.items())), unresolved=agg.unresolved,
         )
 
-    def _read_inputs(self, files: Sequence[Path]) -> tuple[list[Event], int]:
-        incoming: list[Event] = []
+    def _read_inputs(self, files: Sequence[Path]) -> tuple[list[Record], int]:
+        incoming: list[Record] = []
         unreadable = 0
         for file in files:
             if not Path(file).is_file():
@@ -404,11 +427,23 @@ class HistoryStore:
             if tx.read_only:
                 raise LadderError("; ".join(self.warnings) or f"cannot write {self.log}")
             new = _unseen(incoming, self.event_ids())
-            tx.append(new)
+            tx.append(new, as_written=True)
         return len(new), len(incoming) - len(new), unreadable
 
 
-def _unseen(events: Iterable[Event], seen: set[str]) -> list[Event]:
+def _sync(handle: Any) -> None:
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _unseen(events: Iterable[Record], seen: set[str]) -> list[Record]:
     """Events whose id is not in ``seen`` (nor repeated among themselves), in order."""
     fresh = []
     for event in events:
@@ -459,13 +494,19 @@ class Transaction:
         self.read_only = self._state.read_only
         return self
 
-    def append(self, events: Iterable[Event], now: Optional[datetime] = None) -> int:
-        """Append ``events``, then prune if due (``now`` given); returns how many were written."""
+    def append(self, events: Iterable[Record], now: Optional[datetime] = None, *, as_written: bool = False) -> int:
+        """Append ``events``, then prune if due (``now`` given); returns how many were recorded.
+
+        Events whose observation the history already holds are appended as one sighting
+        per run (see ``events.compact``); ``as_written`` appends records exactly as they
+        are (``combine``, which must keep other logs' event ids).
+        """
         events = list(events)
         if not events or self.read_only or self._state is None:
             return 0
+        records = events if as_written else compact(events, self._state.aggregate.knows)  # type: ignore[arg-type]
         try:
-            self.store.log_file.append(events)
+            self.store.log_file.append(records)
         except OSError as exc:
             self.store.warn(f"cannot write {self.store.log}: {exc.strerror or exc}; this run was not recorded")
             self.read_only = True
@@ -477,8 +518,7 @@ class Transaction:
     def _catch_up(self, state: LoadState, now: Optional[datetime]) -> None:
         """Fold our own lines (and a torn line we just terminated) into the state, prune, save."""
         store = self.store
-        read = store.read_log(state.end)
-        state.aggregate.add_all(read.events)
+        read = store.read_log(state.end, sink=state.aggregate.add)
         state.end, state.skipped = read.end, state.skipped + read.skipped
         try:
             if now is None or not store.prune(state, now):
