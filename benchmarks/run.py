@@ -252,20 +252,22 @@ def history_growth(runs: int) -> None:
     _recorded_bytes(project, [_tool("ladder"), "check"], days[:1])
     old = _old_style_log(project, 4)
     (project / "pyproject.toml").write_text('[tool.ladder]\npaths = ["Lib"]\n[tool.ladder.history]\nmax_mb = 20\n')
-    prune = Case("ladder history prune", [_tool("ladder"), "history", "prune"], project)
+    next_day = Case("ladder check, the next day", [_tool("ladder"), "check"], project)
     try:
+        os.environ["LADDER_NOW"] = "2026-11-03T09:00:00Z"
         for _ in range(runs):
             shutil.rmtree(project / ".ladder" / "history")
             _log(project).parent.mkdir(parents=True)
             shutil.copyfile(old, _log(project))
-            os.environ["LADDER_NOW"] = "2026-11-03T09:00:00Z"
-            prune.measure()
+            next_day.measure()
+        pruned = _log(project).stat().st_size
     finally:
         os.environ.pop("LADDER_NOW", None)
         (project / "pyproject.toml").write_text('[tool.ladder]\npaths = ["Lib"]\n')
-    print(f"- pruning a schema-1 log of 4 full runs ({old.stat().st_size / 1e6:.1f} MB, cap 20 MB), next day: "
-          f"median {statistics.median(prune.walls):.2f} s, peak RSS {max(prune.rss) / 1024:.0f} MB "
-          f"(target <= 100 MB)")
+    print(f"- the next day's recorded `ladder check` on a schema-1 log of 4 full runs of one day "
+          f"({old.stat().st_size / 1e6:.1f} MB, cap 20 MB; it folds that day and the log is "
+          f"{pruned / 1e6:.1f} MB after): median {statistics.median(next_day.walls):.2f} s, "
+          f"peak RSS {max(next_day.rss) / 1024:.0f} MB (target <= 100 MB)")
 
 
 def report(name: str, measured: list[Case]) -> None:

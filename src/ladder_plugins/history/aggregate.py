@@ -12,6 +12,8 @@ is merging the stats of that one event, so there is one merge rule.
 
 from __future__ import annotations
 
+import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 
@@ -91,9 +93,10 @@ class FingerprintStats:
 
     @classmethod
     def of_event(cls, event: Event, track_runs: bool) -> "FingerprintStats":
-        ts = event.timestamp
-        stats = cls(event.path, event.unit_name, event.rule_key, event.role, event.metric_family, ts, ts,
-                    event.actual, event.limit, event.line, 1)
+        # Interned: a run's events share their timestamp, a unit's its path; a large history holds each once.
+        ts, path, unit = sys.intern(event.timestamp), sys.intern(event.path), event.unit_name
+        stats = cls(path, sys.intern(unit) if unit else unit, sys.intern(event.rule_key), sys.intern(event.role),
+                    sys.intern(event.metric_family), ts, ts, event.actual, event.limit, event.line, 1)
         if event.severity == "red":
             stats.hashes[event.version] = [ts, ts, event.actual]
             if track_runs:
@@ -282,14 +285,31 @@ class Aggregate:
         for stats in self.fingerprints.values():
             stats.runs = {r: t for r, t in stats.runs.items() if t >= cutoff}
 
-    def to_json(self) -> dict[str, Any]:
+    def _head_json(self) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION, "format": AGGREGATE_FORMAT, "track_runs": self.track_runs,
             "events": self.events, "oldest": self.oldest, "newest": self.newest,
             "days": {day: counts.to_json() for day, counts in sorted(self.days.items())},
             "legacy_days": self.legacy_days, "unresolved": self.unresolved,
-            "fingerprints": {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())},
         }
+
+    def to_json(self) -> dict[str, Any]:
+        fingerprints = {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())}
+        return {**self._head_json(), "fingerprints": fingerprints}
+
+    def write_json(self, write: Callable[[str], None]) -> None:
+        """``json.dumps(self.to_json())``, compact, written piece by piece: a large history is
+        saved without a second copy of itself in memory."""
+        head = json.dumps(self._head_json(), separators=(",", ":"))
+        write(head[:-1] + ',"fingerprints":{')
+        for n, (fp, stats) in enumerate(sorted(self.fingerprints.items())):
+            write(("," if n else "") + json.dumps(fp) + ":" + json.dumps(stats.to_json(), separators=(",", ":")))
+        write("}}")
+
+    def take(self, other: "Aggregate") -> None:
+        """Become ``other`` in place, so that whoever holds this object sees it and the old content
+        can be freed (pruning replaces a large history without holding two)."""
+        self.__dict__.update(other.__dict__)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Aggregate":

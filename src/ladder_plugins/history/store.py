@@ -260,11 +260,16 @@ class HistoryStore:
     # -- writing -----------------------------------------------------------------
 
     def _atomic_write(self, path: Path, text: str) -> None:
+        self._atomic_stream(path, lambda write: write(text))
+
+    def _atomic_stream(self, path: Path, produce: Callable[[Callable[[str], None]], None]) -> None:
+        """Write ``path`` whole or not at all: ``produce`` writes the text piece by piece to a temporary
+        file that then replaces it."""
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(self.dir))
         try:
             os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+                produce(handle.write)
             os.replace(temp, path)
         except BaseException:
             _remove(temp)
@@ -273,14 +278,13 @@ class HistoryStore:
     def save_summary(self, state: LoadState) -> None:
         if self.unsafe_reason() or not self.dir.is_dir():
             return
-        payload = {
+        head = {
             "schema_version": SCHEMA_VERSION,
             "generation": state.generation,
             "log": {"offset": state.end, "head": self.log_file.head(), "skipped": state.skipped},
-            "aggregate": state.aggregate.to_json(),
         }
         try:
-            self._atomic_write(self.summary_path, json.dumps(payload, separators=(",", ":")))
+            self._atomic_stream(self.summary_path, _with_aggregate(head, state.aggregate))
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
@@ -333,12 +337,23 @@ class HistoryStore:
         found, days = self._survey(limit)
         if found.newer or not (found.leaving or days or found.unreadable):
             return False
-        state.generation = self._rewrite(leaving(limit, days), limit, found.unreadable)
-        state.aggregate.forget_runs_before(limit)
-        reread = self.read_log(0, sink=lambda record: None)
+        folded = self._fold_freeing(state, leaving(limit, days), limit, found.unreadable)
+        reread = self.read_log(0, sink=folded.add)  # what stays, on top of what was folded: the same history
+        state.aggregate.take(folded)
         state.end, state.skipped = reread.end, reread.skipped
         self.save_summary(state)
         return True
+
+    def _fold_freeing(self, state: LoadState, leaves: Callable[[Record], bool], limit: str,
+                      unreadable: Sequence[tuple[int, int]]) -> Aggregate:
+        """:meth:`_rewrite` with the loaded history emptied first: one history in memory at a time."""
+        state.aggregate.take(Aggregate(self.track_runs))
+        try:
+            state.generation, folded = self._rewrite(leaves, limit, unreadable)
+        except BaseException:
+            state.aggregate.take(self.load_readonly()[0])  # the history as it still is on disk
+            raise
+        return folded
 
     def _survey(self, limit: str) -> tuple[Survey, set[str]]:
         """The log measured, and the days the size cap folds (none when a newer schema wrote it)."""
@@ -347,9 +362,10 @@ class HistoryStore:
         cap = int(self.settings.history.max_mb * 1024 * 1024)
         return found, set() if found.newer else days_to_fold(found.day_sizes, cap)
 
-    def _rewrite(self, leaves: Callable[[Record], bool], limit: str, unreadable: Sequence[tuple[int, int]]) -> int:
+    def _rewrite(self, leaves: Callable[[Record], bool], limit: str,
+                 unreadable: Sequence[tuple[int, int]]) -> tuple[int, Aggregate]:
         """Fold what leaves into ``folded.json``, keep the old log if it had unreadable lines, and
-        replace the log by what stays; returns the new generation."""
+        replace the log by what stays; returns the new generation and the fold."""
         folded, generation, _ = self.folded()
         fd, temp = tempfile.mkstemp(prefix=f".{self.log.name}.", dir=str(self.dir))
         try:
@@ -363,12 +379,12 @@ class HistoryStore:
         except BaseException:
             _remove(temp)
             raise
-        return generation + 1
+        return generation + 1, folded
 
     def _save_fold(self, folded: Aggregate, generation: int, limit: str) -> None:
         folded.forget_runs_before(limit)
-        payload = {"schema_version": SCHEMA_VERSION, "generation": generation, "aggregate": folded.to_json()}
-        self._atomic_write(self.folded_path, json.dumps(payload, separators=(",", ":")))
+        head = {"schema_version": SCHEMA_VERSION, "generation": generation}
+        self._atomic_stream(self.folded_path, _with_aggregate(head, folded))
 
     def _keep_old_log(self, unreadable: Sequence[tuple[int, int]]) -> None:
         """Before the log is rewritten without its unreadable lines, keep it whole under another name.
@@ -429,6 +445,15 @@ class HistoryStore:
             new = _unseen(incoming, self.event_ids())
             tx.append(new, as_written=True)
         return len(new), len(incoming) - len(new), unreadable
+
+
+def _with_aggregate(head: dict, aggregate: Aggregate) -> Callable[[Callable[[str], None]], None]:
+    """A producer of ``{...head, "aggregate": ...}`` that streams the aggregate."""
+    def produce(write: Callable[[str], None]) -> None:
+        write(json.dumps(head, separators=(",", ":"))[:-1] + ',"aggregate":')
+        aggregate.write_json(write)
+        write("}")
+    return produce
 
 
 def _sync(handle: Any) -> None:
