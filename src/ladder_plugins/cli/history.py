@@ -52,13 +52,16 @@ def _combine(store: Any, args: argparse.Namespace) -> None:
 def _prune(store: Any, args: argparse.Namespace) -> None:
     from ..history.run import now_utc
 
-    with _writable(store):
-        changed = store.prune(store.load(), now_utc(), force=True)
+    with _writable(store) as state:
+        changed = store.prune(state, now_utc(), force=True)
     print(f"pruned {store.log}" if changed else "nothing to prune")
 
 
 def _rebuild(store: Any, args: argparse.Namespace) -> None:
-    with _writable(store):
+    from ..history.aggregate import Aggregate
+
+    with _writable(store) as loaded:
+        loaded.aggregate.take(Aggregate(store.track_runs))  # one history in memory: the rebuilt one
         store.summary_path.unlink(missing_ok=True)
         state = store.load()
     print(f"rebuilt {store.summary_path}: {state.aggregate.events} events, "
@@ -66,12 +69,13 @@ def _rebuild(store: Any, args: argparse.Namespace) -> None:
 
 
 @contextmanager
-def _writable(store: Any) -> Iterator[None]:
-    """Hold the history's lock; a history that cannot be written is a usage error."""
+def _writable(store: Any) -> Iterator[Any]:
+    """Hold the history's lock and give the history loaded under it; one that cannot be written is a
+    usage error."""
     with store.transaction() as tx:
-        if tx.read_only:
+        if tx.read_only or tx.state is None:
             raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
-        yield
+        yield tx.state
 
 
 _ACTIONS = {"stats": _stats, "combine": _combine, "prune": _prune, "rebuild": _rebuild}

@@ -494,6 +494,11 @@ class Transaction:
         self._lock: Any = None
         self._state: Optional[LoadState] = None
 
+    @property
+    def state(self) -> Optional[LoadState]:
+        """The history as loaded under the lock (``None`` when the transaction is read-only)."""
+        return self._state
+
     def _fallback(self, message: Optional[str] = None) -> "Transaction":
         if message:
             self.store.warn(message)
