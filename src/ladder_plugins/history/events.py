@@ -23,6 +23,7 @@ import json
 import re
 import uuid
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from ..analysis.identity import HASH_VERSION
@@ -268,9 +269,14 @@ def _required(data: Mapping[str, Any], key: str) -> str:
     return value
 
 
+@lru_cache(maxsize=4096)  # a run's records share one timestamp: parse it once, not per record
+def _canonical_time(value: str) -> str:
+    return format_timestamp(parse_timestamp(value))
+
+
 def _timestamp(value: Any) -> str:
     try:  # one canonical form, so timestamps compare correctly as text
-        return format_timestamp(parse_timestamp(str(value)))
+        return _canonical_time(str(value))
     except ConfigError:
         raise ValueError(f"timestamp {value!r} is not ISO-8601") from None
 
