@@ -223,3 +223,57 @@ def test_progress_goes_to_a_terminal_only(tmp_path):
         pass
     os.close(leader)
     assert b"analysed 25/25 files" in seen
+
+
+_COMMAND = re.compile(r"^::error file=([^,:]*),line=(\d+),col=1,title=([^,:]*)::(.*)$")
+
+
+def _unescape(text):
+    return text.replace("%0A", "\n").replace("%0D", "\r").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+
+
+def test_github_format_is_one_escaped_workflow_command_per_red_violation_and_gate_failure(project):
+    done = ladder(["check", "--no-record", "--format", "github"], project, LADDER_NOW=FINAL)
+    data = json.loads(ladder(["check", "--no-record", "--format", "json"], project, LADDER_NOW=FINAL).stdout)
+    commands = [_COMMAND.match(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1 and all(commands)
+    assert len(commands) == data["summary"]["red"] + data["summary"]["gate_failures"]
+    titles = [_unescape(m.group(3)) for m in commands]
+    assert titles.count("LAD900 recurring_hotspot") == 3 and "LAD102 cognitive_max" in titles
+    gate = [(m.group(1), _unescape(m.group(4))) for m in commands if m.group(3).startswith("LAD900")]
+    assert gate == [("src/shop/pricing.py", f["message"]) for f in data["gate"]["failures"]]
+
+
+def test_github_format_escapes_what_could_end_or_forge_a_command():
+    from ladder_plugins.reports.github import escape_data, escape_property
+
+    hostile = "a%b\r\n::error file=x::forged,c:d"
+    assert "\n" not in escape_data(hostile) and _unescape(escape_data(hostile)) == hostile
+    assert not set(escape_property(hostile)) & set(",:\r\n") and _unescape(escape_property(hostile)) == hostile
+
+
+_GITLAB_ISSUE = {
+    "type": "object",
+    "required": ["description", "check_name", "fingerprint", "severity", "location"],
+    "properties": {
+        "description": {"type": "string"}, "check_name": {"type": "string"},
+        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+        "severity": {"enum": ["info", "minor", "major", "critical", "blocker"]},
+        "location": {"type": "object", "required": ["path", "lines"],
+                     "properties": {"path": {"type": "string"},
+                                    "lines": {"type": "object", "required": ["begin"],
+                                              "properties": {"begin": {"type": "integer", "minimum": 1}}}}},
+    },
+}
+
+
+def test_gitlab_format_is_a_code_quality_report(project):
+    import jsonschema
+
+    done = ladder(["check", "--no-record", "--format", "gitlab"], project, LADDER_NOW=FINAL)
+    issues = json.loads(done.stdout)
+    jsonschema.validate(issues, {"type": "array", "items": _GITLAB_ISSUE})
+    assert len({i["fingerprint"] for i in issues}) == len(issues)  # unique per issue
+    assert [i["severity"] for i in issues].count("critical") == 3  # the recurring hotspots
+    again = json.loads(ladder(["check", "--no-record", "--format", "gitlab"], project, LADDER_NOW=FINAL).stdout)
+    assert [i["fingerprint"] for i in again] == [i["fingerprint"] for i in issues]  # stable across runs

@@ -18,6 +18,8 @@ _CHECK_EXAMPLES = (
     "  ladder check src/pkg/parser.py      one file\n"
     "  ladder check --mode strict          fail on every red violation\n"
     "  ladder check --format sarif --output ladder.sarif   for GitHub code scanning\n"
+    "  ladder check --format github        annotations in a GitHub Actions job\n"
+    "  ladder check --format gitlab --output gl-code-quality-report.json   GitLab Code Quality\n"
     "  ladder check --no-record            decide the gate without recording this run\n"
     "exit status: 0 passed, 1 gate failed, 2 usage or configuration error"
 )
@@ -29,7 +31,7 @@ def add_parsers(sub: Any) -> None:
     add_formats(metrics, "text", "json")
     check = command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
     add_paths(check)
-    add_formats(check, "text", "json", "markdown", "sarif")
+    add_formats(check, "text", "json", "markdown", "sarif", "github", "gitlab")
     check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
 
@@ -62,6 +64,11 @@ def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) 
 
     if fmt == "sarif":
         return check_sarif(result, outcome, known_rules(), __version__)
+    if fmt in ("github", "gitlab"):
+        from ..reports.github import check_github
+        from ..reports.gitlab import check_gitlab
+
+        return (check_github if fmt == "github" else check_gitlab)(result, outcome)
     if fmt == "text":
         return check_text(result, outcome, settings)
     return (check_json if fmt == "json" else check_markdown)(result, outcome, settings, run)
