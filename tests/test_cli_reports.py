@@ -277,3 +277,9 @@ def test_gitlab_format_is_a_code_quality_report(project):
     assert [i["severity"] for i in issues].count("critical") == 3  # the recurring hotspots
     again = json.loads(ladder(["check", "--no-record", "--format", "gitlab"], project, LADDER_NOW=FINAL).stdout)
     assert [i["fingerprint"] for i in again] == [i["fingerprint"] for i in issues]  # stable across runs
+
+
+def test_gitlab_fingerprints_are_unique_in_strict_mode_too(project):
+    issues = json.loads(ladder(["check", "--no-record", "--mode", "strict", "--format", "gitlab"], project,
+                               LADDER_NOW=FINAL).stdout)
+    assert len(issues) > 6 and len({i["fingerprint"] for i in issues}) == len(issues)

@@ -151,3 +151,22 @@ def test_a_one_day_history_still_draws_its_trend(tmp_path):
     page = html_report(view, "shop")
     assert len(view.trend) == 1
     assert page.count("<circle") == 3  # red, yellow and occurrences: one dot each
+
+
+def test_checking_hotspots_never_reads_outside_the_project_or_a_non_file(tmp_path):
+    """History paths are untrusted: ``..``, absolute paths, symlinks out and FIFOs are not read."""
+    import os
+
+    from ladder_plugins.history.view import current_state
+
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    complex_code = "def f(a):\n" + "".join(f"    if a == {n}:\n        return {n}\n" for n in range(20))
+    (tmp_path / "outside.py").write_text(complex_code)
+    (project / "src" / "inside.py").write_text(complex_code)
+    os.symlink(tmp_path / "outside.py", project / "src" / "link.py")
+    os.mkfifo(project / "src" / "pipe.py")
+    settings = project_settings(project)
+    named = ["../outside.py", str(tmp_path / "outside.py"), "src/link.py", "src/pipe.py", "src/inside.py"]
+    found = current_state(settings, named, use_cache=False)
+    assert {fp.split("::")[0] for fp in found} == {"src/inside.py"}

@@ -16,7 +16,7 @@ from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.events import SCHEMA_VERSION
 from ladder_plugins.history.recorder import record_events
 from ladder_plugins.history.recurrence import hotspots, patterns, recurrences
-from ladder_plugins.history.run import RunContext
+from ladder_plugins.history.run import RunContext, format_timestamp
 from ladder_plugins.history.store import HistoryStore
 
 from .history_helpers import at, make_event, project_settings, represented
@@ -496,3 +496,136 @@ def test_a_sighting_of_an_unknown_observation_is_counted_not_guessed(tmp_path):
                          '"run_id":"r","tool":"cli","mode":"recurrence","refs":"short"}\n')
     assert (store.stats().unresolved, store.stats().skipped_lines) == (2, 1)
     assert store.load().aggregate.fingerprints == {}
+
+
+_FOLD = '{"schema_version":2,"generation":%s,"aggregate":{"events":%s,"fingerprints":{"src/a.py::f::abc_max":{"path":"src/a.py","unit":"f","rule_key":"abc_max","role":"app","family":"complexity","first_seen":"2026-11-01T00:00:00.000000Z","last_seen":"2026-11-01T00:00:00.000000Z","hashes":%s,"observations":%s}}}}'
+_BAD_FOLDS = {
+    "a version span of one item": _FOLD % ("1", "0", '{"h":["2026-11-01T00:00:00Z"]}', "{}"),
+    "an observation of one item": _FOLD % ("1", "0", "{}", '{"AAAAAAAAAAA":["v"]}'),
+    "an infinite count": _FOLD % ("1", "Infinity", "{}", "{}"),
+    "a generation that is text": _FOLD % ('"x"', "0", "{}", "{}"),
+    "a pending sighting of two items": _FOLD.replace('"aggregate":{', '"aggregate":{"pending":{"k":[["t","r"]]},')
+    % ("1", "0", "{}", "{}"),
+    "a schema version that is text": _FOLD.replace('"schema_version":2', '"schema_version":"abc"') % (
+        "1", "0", "{}", '{"k":[]}'),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(_BAD_FOLDS))
+def test_a_fold_with_values_of_the_wrong_shape_is_set_aside_not_a_crash(tmp_path, damage):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    store.folded_path.write_text(_BAD_FOLDS[damage])
+    assert store.load().aggregate.fingerprints == {}
+    assert any(p.name.startswith("folded.json.damaged-") for p in store.dir.iterdir())
+
+
+def test_log_lines_with_numbers_or_times_out_of_range_are_skipped_not_a_crash(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    good = make_event(when=at(0)).to_json()
+    lines = [good.replace('"actual":20.0', '"actual":1' + "0" * 400 + ".5"),
+             good.replace('"actual":20.0', '"actual":1e999'),
+             good.replace(format_timestamp(at(0)), "0001-01-01T00:00:00+01:00"),
+             '{"schema_version":2,"kind":"seen","event_id":"x","timestamp":"0001-01-01T00:00:00+01:00",'
+             '"run_id":"r","refs":""}', good]
+    store.log.write_text("\n".join(lines) + "\n")
+    state = store.load()
+    assert state.aggregate.events >= 1 and state.skipped >= 2
+
+
+def _events_and_sightings(records):
+    sightings = [r for r in records if hasattr(r, "refs")]
+    return [r for r in records if r not in sightings], sightings
+
+
+def test_a_sighting_combined_before_its_event_counts_once_the_event_arrives(tmp_path):
+    """Logs combined in either order give the same history: the gate does not depend on combine order."""
+    for name in ("ci", "laptop-a", "laptop-b"):
+        (tmp_path / name).mkdir()
+    runner = project_settings(tmp_path / "ci", '[tool.ladder.recurrence]\ncount = "runs"\n')
+    _unchanged_runs(runner, 3, per_run=3)
+    events, sightings = _events_and_sightings(HistoryStore(runner).read_log(0).events)
+    forward = Aggregate(True).add_all(events + sightings)
+    backward = Aggregate(True).add_all(sightings + events)
+    assert backward.unresolved == 0 and backward.to_json() == forward.to_json()
+    halves = Aggregate(True).add_all(sightings).merge(Aggregate(True).add_all(events))
+    assert halves.to_json() == forward.to_json()
+
+
+def test_the_day_counts_do_not_depend_on_how_a_runs_appends_interleave(tmp_path):
+    s = project_settings(tmp_path)
+    a = make_event("src/a.py::f::abc_max", run_id="r1", when=at(0, 1))
+    b = make_event("src/b.py::f::abc_max", run_id="r2", when=at(0, 2))
+    c = make_event("src/c.py::f::abc_max", run_id="r1", when=at(0, 3))
+    days = {tuple(recurrence_trend(order, s)) for order in ([a, b, c], [a, c, b], [c, b, a], [b, a, c])}
+    assert days == {(("2026-11-01", (("occurrences", 3), ("red", 2), ("yellow", 0))),)}
+
+
+def recurrence_trend(events, settings):
+    from ladder_plugins.history.recurrence import trend
+
+    return [(day, tuple(sorted(counts.items()))) for day, counts in trend(Aggregate().add_all(events), settings, at(1))]
+
+
+def test_a_log_that_starts_within_retention_is_not_surveyed_on_every_write(tmp_path, monkeypatch):
+    import ladder_plugins.history.store as store_module
+
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))], now=at(40))  # folds day 0
+    surveys = []
+    monkeypatch.setattr(store_module, "survey", lambda *args: surveys.append(args) or store_module.Survey())
+    for day in (41, 42, 43):
+        HistoryStore(settings).append_events([make_event(unit_hash=f"d{day}", when=at(day))], now=at(day))
+    assert surveys == []
+
+
+def test_pruning_keeps_a_torn_last_line_with_the_old_log(tmp_path):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))])
+    with store.log.open("ab") as handle:
+        handle.write(b'{"schema_version":2,"event_id":"torn')
+    with store.transaction() as tx:
+        assert store.prune(tx.state, at(40), force=True)
+    (kept,) = [p for p in store.dir.iterdir() if p.name.startswith("events.jsonl.damaged-")]
+    assert kept.read_bytes().endswith(b'"event_id":"torn')
+
+
+@pytest.mark.parametrize("line", [
+    '{"schema_version":3,"kind":"fold","anything":1}',
+    '{"schema_version":3,"kind":"seen","event_id":"x","timestamp":"2026-11-01T00:00:00Z","run_id":"r","refs":7}',
+])
+def test_a_newer_schema_record_of_any_shape_makes_the_log_read_only(tmp_path, line):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    store.dir.mkdir(parents=True)
+    store.log.write_text(make_event(when=at(0)).to_json() + "\n" + line + "\n")
+    before = store.log.read_bytes()
+    outcome = _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
+    assert outcome.recorded == 0 and store.log.read_bytes() == before
+    assert store.read_log(0).skipped == 0 and store.read_log(0).newer
+
+
+def test_a_failure_before_the_log_is_replaced_leaves_fold_and_log_as_they_were(tmp_path, monkeypatch):
+    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))])
+    with store.log.open("ab") as handle:
+        handle.write(b"not json\n")
+    log = store.log.read_bytes()
+
+    def full_disk(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(HistoryStore, "_keep_old_log", full_disk)
+    with store.transaction() as tx, pytest.raises(OSError):
+        store.prune(tx.state, at(40), force=True)
+    assert store.log.read_bytes() == log and not store.folded_path.exists()
+    assert HistoryStore(settings).load().aggregate.events == 2

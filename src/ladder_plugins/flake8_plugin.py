@@ -213,8 +213,8 @@ class LadderChecker:
         events = events_from_violations(report.violations, run)
         gate = decide(run.mode, events, history.aggregate, settings, run.now)
         if record and not history.read_only:
-            written = self._store().append_events(events + gate_events(gate), oldest=history.aggregate.oldest,
-                                                  now=run.now, known=history.aggregate.knows)
+            written = self._store().append_events(events + gate_events(gate), now=run.now,
+                                                  known=history.aggregate.knows)
             if written is None:  # said once; this process records nothing more (no 2 s wait per file)
                 type(self).record = False
         return events, gate

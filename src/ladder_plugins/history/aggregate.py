@@ -106,17 +106,16 @@ class FingerprintStats:
                                                      event.line]
         return stats
 
-    def sighted(self, key: str, sighting: Sighting, track_runs: bool) -> None:
-        """The observation ``key`` seen again by ``sighting``'s run: as if its event had been recorded again."""
+    def sighted(self, key: str, ts: str, run_id: str, track_runs: bool) -> None:
+        """The observation ``key`` seen again at ``ts`` by run ``run_id``: as if its event had been recorded again."""
         version, severity, actual, limit, line = self.observations[key]
-        ts = sighting.timestamp
         self.events += 1
         self._seen_at(ts, actual, limit, line)
         if severity == "red":
             span = self.hashes.setdefault(version, [ts, ts, actual])
             _merge_span(span, [ts, ts, actual])
             if track_runs:
-                self.runs[sighting.run_id] = min(ts, self.runs.get(sighting.run_id, ts))
+                self.runs[run_id] = min(ts, self.runs.get(run_id, ts))
 
     def _seen_at(self, ts: str, actual: Optional[float], limit: Optional[float], line: int) -> None:
         if ts >= self.last_seen:
@@ -157,36 +156,40 @@ class FingerprintStats:
 
 @dataclass
 class DayCounts:
-    """One UTC day's last run (by tool): how many fingerprints it saw red and yellow.
+    """One UTC day's runs (a run is ``run_id/tool``): for each, when it ran and how many
+    fingerprints it saw red and yellow.
 
-    What the code looked like at the end of the day, not how often a tool ran: four
-    runs on unchanged code give the counts of one. A run is ``run_id/tool`` (the flake8
-    and pytest steps of one CI job share a run id and each sees the same violations).
+    The trend shows the day's last run: what the code looked like at the end of the
+    day, not how often a tool ran (four runs on unchanged code give the counts of one).
+    Every run is kept, so adding events in any order, and a run recorded in several
+    appends (flake8 file by file), give the same counts. The flake8 and pytest steps of
+    one CI job share a run id and each sees the same violations, hence the tool.
     """
 
-    run: str
-    at: str
-    red: int = 0
-    yellow: int = 0
+    runs: dict[str, list[Any]] = field(default_factory=dict)  # run -> [latest time, red, yellow]
 
-    @classmethod
-    def of_event(cls, event: Event) -> "DayCounts":
-        counts = cls(f"{event.run_id}/{event.tool}", event.timestamp)
-        counts.red, counts.yellow = int(event.severity == "red"), int(event.severity == "yellow")
-        return counts
+    def add(self, run: str, at: str, severity: str) -> None:
+        entry = self.runs.setdefault(run, [at, 0, 0])
+        entry[0] = max(entry[0], at)
+        entry[1] += severity == "red"
+        entry[2] += severity == "yellow"
 
-    def merge(self, other: "DayCounts") -> "DayCounts":
-        """The later run's counts; the same run's counts added up."""
-        if other.run == self.run:
-            return DayCounts(self.run, max(self.at, other.at), self.red + other.red, self.yellow + other.yellow)
-        return other if (other.at, other.run) > (self.at, self.run) else self
+    def merge(self, other: "DayCounts") -> None:
+        for run, (at, red, yellow) in other.runs.items():
+            entry = self.runs.setdefault(run, [at, 0, 0])
+            entry[0], entry[1], entry[2] = max(entry[0], at), entry[1] + red, entry[2] + yellow
+
+    def last(self) -> tuple[int, int]:
+        """(red, yellow) of the day's last run."""
+        run = max(self.runs, key=lambda name: (self.runs[name][0], name))
+        return self.runs[run][1], self.runs[run][2]
 
     def to_json(self) -> dict[str, Any]:
-        return {"run": self.run, "at": self.at, "red": self.red, "yellow": self.yellow}
+        return {"runs": {run: list(entry) for run, entry in sorted(self.runs.items())}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "DayCounts":
-        return cls(str(data["run"]), str(data["at"]), _count(data["red"]), _count(data["yellow"]))
+        return cls({str(run): [str(e[0]), _count(e[1]), _count(e[2])] for run, e in dict(data["runs"]).items()})
 
 
 def _count(value: Any) -> int:
@@ -207,8 +210,9 @@ class Aggregate:
     newest: Optional[str] = None
     #: per-day event counts by severity from folds written before ``DayCounts`` (kept, not shown)
     legacy_days: dict[str, dict[str, int]] = field(default_factory=dict)
-    #: sighted observations no event of this history describes (a damaged or hand-made log)
-    unresolved: int = 0
+    #: sightings of observations no event of this history describes yet: key -> [[time, run id, tool]]; they
+    #: count once the event arrives (logs combined in another order), never before
+    pending: dict[str, list[list[str]]] = field(default_factory=dict)
     #: observation key -> fingerprint, derived from the stats (not stored)
     _index: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -220,6 +224,11 @@ class Aggregate:
         """Whether a sighting of the observation ``key`` could be resolved."""
         return key in self._index
 
+    @property
+    def unresolved(self) -> int:
+        """Sightings still waiting for the event they refer to (a damaged or hand-made log, if for good)."""
+        return sum(len(seen) for seen in self.pending.values())
+
     def add(self, record: Record) -> None:
         if isinstance(record, Sighting):
             self._add_sighting(record)
@@ -227,21 +236,29 @@ class Aggregate:
         event = record
         self._span(1, event.timestamp, event.timestamp)
         if event.severity in ("red", "yellow"):
-            self._merge_day(event.day, DayCounts.of_event(event))
+            self._day(event.day).add(f"{event.run_id}/{event.tool}", event.timestamp, event.severity)
         self._merge_stats(event.fingerprint, FingerprintStats.of_event(event, self.track_runs))
 
     def _add_sighting(self, sighting: Sighting) -> None:
         for key in sighting.refs:
-            fp = self._index.get(key)
-            if fp is None:
-                self.unresolved += 1
-                continue
-            stats = self.fingerprints[fp]
-            stats.sighted(key, sighting, self.track_runs)
-            severity = stats.observations[key][1]
-            self._span(1, sighting.timestamp, sighting.timestamp)
-            self._merge_day(sighting.day, DayCounts(f"{sighting.run_id}/{sighting.tool}", sighting.timestamp,
-                                                    int(severity == "red"), int(severity == "yellow")))
+            self._sight(key, [sighting.timestamp, sighting.run_id, sighting.tool])
+
+    def _sight(self, key: str, seen: list[str]) -> None:
+        fp = self._index.get(key)
+        if fp is None:
+            self.pending.setdefault(key, []).append(seen)
+            return
+        ts, run_id, tool = seen
+        stats = self.fingerprints[fp]
+        stats.sighted(key, ts, run_id, self.track_runs)
+        self._span(1, ts, ts)
+        self._day(ts[:10]).add(f"{run_id}/{tool}", ts, stats.observations[key][1])
+
+    def _resolve(self, keys: Iterable[str]) -> None:
+        """Apply the pending sightings of ``keys`` that an event now describes."""
+        for key in [k for k in keys if k in self.pending and k in self._index]:
+            for seen in self.pending.pop(key):
+                self._sight(key, seen)
 
     def add_all(self, records: Iterable[Record]) -> "Aggregate":
         for record in records:
@@ -252,12 +269,17 @@ class Aggregate:
         for fp, stats in other.fingerprints.items():
             self._merge_stats(fp, stats.copy())
         for day, counts in other.days.items():
-            self._merge_day(day, counts)
+            self._day(day).merge(counts)
         for day, legacy in other.legacy_days.items():
             _add_counts(self.legacy_days.setdefault(day, {}), legacy)
-        self.unresolved += other.unresolved
         self._span(other.events, other.oldest, other.newest)
+        self._add_pending(other.pending)
         return self
+
+    def _add_pending(self, pending: Mapping[str, list[list[str]]]) -> None:
+        for key, seen in pending.items():
+            self.pending.setdefault(key, []).extend(list(s) for s in seen)
+        self._resolve(list(self.pending))
 
     def _merge_stats(self, fp: str, stats: FingerprintStats) -> None:
         self._index.update(dict.fromkeys(stats.observations, fp))
@@ -266,10 +288,14 @@ class Aggregate:
             self.fingerprints[fp] = stats
         else:
             mine.merge(stats)
+        if self.pending:
+            self._resolve(stats.observations)
 
-    def _merge_day(self, day: str, counts: DayCounts) -> None:
-        mine = self.days.get(day)
-        self.days[day] = counts if mine is None else mine.merge(counts)
+    def _day(self, day: str) -> DayCounts:
+        counts = self.days.get(day)
+        if counts is None:
+            counts = self.days[day] = DayCounts()
+        return counts
 
     def _span(self, events: int, oldest: Optional[str], newest: Optional[str]) -> None:
         self.events += events
@@ -290,7 +316,7 @@ class Aggregate:
             "schema_version": SCHEMA_VERSION, "format": AGGREGATE_FORMAT, "track_runs": self.track_runs,
             "events": self.events, "oldest": self.oldest, "newest": self.newest,
             "days": {day: counts.to_json() for day, counts in sorted(self.days.items())},
-            "legacy_days": self.legacy_days, "unresolved": self.unresolved,
+            "legacy_days": self.legacy_days, "pending": self.pending,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -318,7 +344,14 @@ class Aggregate:
         return cls(bool(data.get("track_runs", False)), _fingerprints(data.get("fingerprints", {})), days,
                    int(data.get("events", 0)),
                    _optional_text(data.get("oldest")), _optional_text(data.get("newest")), legacy_days=legacy,
-                   unresolved=int(data.get("unresolved", 0)))
+                   pending=_pending(data.get("pending", {})))
+
+
+def _pending(value: Any) -> dict[str, list[list[str]]]:
+    found: dict[str, list[list[str]]] = {}
+    for key, seen in dict(value).items():
+        found[str(key)] = [[str(ts), str(run), str(tool)] for ts, run, tool in seen]
+    return found
 
 
 def _fingerprints(value: Any) -> dict[str, FingerprintStats]:
@@ -339,7 +372,7 @@ def _days(value: Any, legacy_value: Any) -> tuple[dict[str, DayCounts], dict[str
     days: dict[str, DayCounts] = {}
     legacy = _legacy(legacy_value)
     for day, counts in dict(value).items():
-        if isinstance(counts, Mapping) and "run" in counts:
+        if isinstance(counts, Mapping) and "runs" in counts:
             days[str(day)] = DayCounts.from_json(counts)
         else:
             legacy.update(_legacy({day: counts}))

@@ -293,13 +293,27 @@ def record_from_json(data: Mapping[str, Any]) -> Record:
 
     A record of a newer schema raises :class:`NewerSchema` carrying the readable part.
     """
-    if isinstance(data, Mapping) and data.get("kind") == "seen":
-        version = _version(data)
-        sighting = _sighting_from_json(data, version)
-        if version > SCHEMA_VERSION:
-            raise NewerSchema(sighting)
-        return sighting
+    if not isinstance(data, Mapping):
+        raise ValueError("not a JSON object")
+    version = _version(data)
+    if version > SCHEMA_VERSION:  # whatever its shape: the log is read, never rewritten
+        raise NewerSchema(_readable_part(data, version))
+    if data.get("kind") == "seen":
+        return _sighting_from_json(data, version)
     return event_from_json(data)
+
+
+def _readable_part(data: Mapping[str, Any], version: int) -> Optional[Record]:
+    """What a newer schema's record still tells this version: an event or sighting of a shape it knows."""
+    try:
+        if data.get("kind") == "seen":
+            return _sighting_from_json(data, version)
+        if "kind" not in data:
+            return Event(schema_version=version, **_checked(data, version),
+                         **{name: read(data.get(name)) for name, read in _OPTIONAL.items()})
+    except (ValueError, TypeError, LookupError, ArithmeticError):
+        pass
+    return None
 
 
 def event_from_json(data: Mapping[str, Any]) -> Event:

@@ -60,8 +60,9 @@ def decode_line(raw: bytes, result: ReadResult, offset: int = 0) -> None:
         result.take(record_from_json(json.loads(raw)))
     except NewerSchema as newer:
         result.newer = True
-        result.take(newer.args[0])
-    except (ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
+        if newer.args[0] is not None:
+            result.take(newer.args[0])
+    except (ValueError, TypeError, LookupError, ArithmeticError, RecursionError, UnicodeDecodeError):
         result.skipped += 1
         if result.first_skipped is None:
             result.first_skipped = offset
@@ -126,6 +127,17 @@ class EventLog:
                     length -= len(chunk)
             sink.flush()
             os.fsync(sink.fileno())  # before the log is rewritten without them
+
+    def first_timestamp(self) -> Optional[str]:
+        """The timestamp of the log's first record, or ``None`` (no log, or an unreadable first line)."""
+        try:
+            with self.open_read() as handle:
+                first = handle.readline(MAX_LINE)
+        except OSError:
+            return None
+        probe = ReadResult()
+        decode_line(first.rstrip(b"\n"), probe)
+        return probe.events[0].timestamp if probe.events else None
 
     def head(self) -> str:
         """A digest of the first line: changes when the log is rewritten, not when appended."""

@@ -36,6 +36,7 @@ class Survey:
     unreadable: list[tuple[int, int]] = field(default_factory=list)  # (offset, length) in the log
     leaving: int = 0  # records older than retention
     newer: bool = False
+    end: int = 0  # bytes of complete lines: beyond them, a torn last line
 
 
 def _decode(raw: bytes) -> tuple[Optional[Record], bool]:
@@ -54,6 +55,7 @@ def survey(lines: Iterable[tuple[bytes, int]], cutoff: str) -> Survey:
             return found
         _count(found, record, raw, (offset, consumed), cutoff)
         offset += consumed
+    found.end = offset
     return found
 
 

@@ -199,7 +199,8 @@ def trend(aggregate: Aggregate, settings: Settings, now: datetime) -> list[tuple
     occurrences of that day (days folded before these counts existed show occurrences only)."""
     first_day = cutoff(settings, now)[:10]
     days: dict[str, dict[str, int]] = {
-        day: {"red": counts.red, "yellow": counts.yellow} for day, counts in aggregate.days.items() if day >= first_day
+        day: dict(zip(("red", "yellow"), counts.last())) for day, counts in aggregate.days.items()
+        if day >= first_day and counts.runs
     }
     for day in _occurrence_days(aggregate, settings.recurrence.count):
         if day >= first_day:

@@ -28,7 +28,9 @@ def parse_timestamp(text: str, *, source: str = "timestamp") -> datetime:
     """ISO-8601 to an aware UTC datetime (naive times are taken as UTC)."""
     try:
         value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
+        if value.tzinfo is not None:
+            value.astimezone(timezone.utc)  # year 1 with an offset overflows here: not a timestamp we can use
+    except (ValueError, AttributeError, OverflowError):
         raise ConfigError(
             f"{source}: {text!r} is not an ISO-8601 timestamp (e.g. 2026-11-30T09:00:00+00:00)"
         ) from None

@@ -73,13 +73,26 @@ class StoreStats:
     unresolved: int = 0
 
 
+#: What decoding a cache file that parses but holds values of the wrong shape or size raises.
+_DAMAGE = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
+
+
+def _generation(data: dict) -> int:
+    value = data.get("generation", 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"generation {value!r} is not a count")
+    return value
+
+
 def _damaged_suffix() -> str:
     """``.damaged-<local time>``: what a damaged file is renamed to, so it is kept, never deleted."""
     return ".damaged-" + format_timestamp(datetime.now().astimezone()).replace(":", "")
 
 
 def _newer(data: Optional[dict]) -> bool:
-    return bool(data) and int(data.get("schema_version", 1)) > SCHEMA_VERSION  # type: ignore[union-attr]
+    """Whether a cache file says a newer schema wrote it (a value that is no version says nothing)."""
+    version = data.get("schema_version", 1) if data else 1
+    return isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION
 
 
 class HistoryStore:
@@ -183,11 +196,12 @@ class HistoryStore:
             return Aggregate(self.track_runs), 0, False
         try:
             agg = Aggregate.from_json(data.get("aggregate", {}))
-        except (KeyError, TypeError, ValueError, AttributeError):
+            generation = _generation(data)
+        except _DAMAGE:
             self._set_aside(self.folded_path, "unexpected structure")
             return Aggregate(self.track_runs), 0, False
         agg.track_runs = self.track_runs
-        return agg, int(data.get("generation", 0)), _newer(data)
+        return agg, generation, _newer(data)
 
     def _from_summary(self, summary: Optional[dict], generation: int) -> Optional[tuple[Aggregate, int, int]]:
         """(aggregate, offset, skipped) from a summary that still matches the log, else ``None``."""
@@ -198,7 +212,7 @@ class HistoryStore:
             if not self._summary_matches(summary, info, generation):
                 return None
             return Aggregate.from_json(summary["aggregate"]), int(info["offset"]), int(info.get("skipped", 0))
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except _DAMAGE:
             self._set_aside(self.summary_path, "unexpected structure")
             return None
 
@@ -288,7 +302,7 @@ class HistoryStore:
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
-    def append_events(self, events: Sequence[Event], *, oldest: Optional[str], now: datetime,
+    def append_events(self, events: Sequence[Event], *, now: datetime,
                       known: Callable[[str], bool] = lambda key: False) -> Optional[int]:
         """Append under the lock without reloading the summary (it catches up on its next load).
 
@@ -308,7 +322,7 @@ class HistoryStore:
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
                 self.log_file.append(compact(events, known))
-                if self._due(oldest, now):
+                if self._due(now):
                     self.prune(self.load(), now)
         except Timeout:
             self.warn(self.locked("this process records nothing more"))
@@ -324,14 +338,19 @@ class HistoryStore:
 
     # -- maintenance -------------------------------------------------------------
 
-    def _due(self, oldest: Optional[str], now: datetime) -> bool:
-        """Whether the log is over its size cap or holds records older than retention."""
+    def _due(self, now: datetime) -> bool:
+        """Whether the log is over its size cap or starts with a record older than retention.
+
+        The log's first record, not the history's oldest: once something was folded the
+        history is always older than retention, and every write would survey the log.
+        """
         over = self.log_file.size() > self.settings.history.max_mb * 1024 * 1024
-        return over or (oldest is not None and oldest < cutoff(self.settings, now))
+        first = self.log_file.first_timestamp()
+        return over or (first is not None and first < cutoff(self.settings, now))
 
     def prune(self, state: LoadState, now: datetime, *, force: bool = False) -> bool:
         """Retention and size cap, under the caller's lock. True if the log was rewritten."""
-        if not (force or self._due(state.aggregate.oldest, now)):
+        if not (force or self._due(now)):
             return False
         limit = cutoff(self.settings, now)
         found, days = self._survey(limit)
@@ -359,6 +378,9 @@ class HistoryStore:
         """The log measured, and the days the size cap folds (none when a newer schema wrote it)."""
         with self.log_file.open_read() as handle:
             found = survey(complete_lines(handle), limit)
+            size = os.fstat(handle.fileno()).st_size
+        if size > found.end:  # a torn last line: not a record, but kept with the old log, never dropped
+            found.unreadable.append((found.end, size - found.end))
         cap = int(self.settings.history.max_mb * 1024 * 1024)
         return found, set() if found.newer else days_to_fold(found.day_sizes, cap)
 
@@ -373,8 +395,8 @@ class HistoryStore:
             with os.fdopen(fd, "wb") as keep, self.log_file.open_read() as handle:
                 prune_into(complete_lines(handle), leaves, folded, keep)
                 _sync(keep)
+            self._keep_old_log(unreadable)  # before anything is committed: a failure here changes nothing
             self._save_fold(folded, generation + 1, limit)
-            self._keep_old_log(unreadable)
             os.replace(temp, self.log)
         except BaseException:
             _remove(temp)

@@ -11,12 +11,16 @@ say what was last seen, and when.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, Mapping, Optional
 
 from ..config import Settings
+from ..ladderdir.paths import inside
 from .aggregate import Aggregate
 from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns_of, recurrences, trend
 from .run import format_timestamp
@@ -122,23 +126,54 @@ def _totals(recs: list[Recurrence]) -> tuple[tuple[tuple[str, int], ...], tuple[
     return tuple(areas.most_common()), tuple(roles.most_common())
 
 
+#: Larger files are not read back for the check (a source file this big is not one the history means).
+_MAX_SOURCE = 16 << 20
+
+
+def _source_bytes(root: Path, rel: str) -> Optional[bytes]:
+    """The file a history path names, if it is a regular file inside the root; else ``None``.
+
+    Paths come from the history, which is untrusted: ``..``, absolute paths, symlinks
+    leading out, FIFOs and devices are never opened for reading.
+    """
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        return None
+    path = root / pure
+    real = Path(os.path.realpath(path))
+    if not inside(real, Path(os.path.realpath(root))) or not stat.S_ISREG(_mode(real)):
+        return None
+    try:
+        with open(real, "rb") as handle:
+            data = handle.read(_MAX_SOURCE + 1)
+    except OSError:
+        return None
+    return data if len(data) <= _MAX_SOURCE else None
+
+
+def _mode(path: Path) -> int:
+    try:
+        return os.stat(path).st_mode
+    except (OSError, ValueError):
+        return 0
+
+
 def current_state(settings: Settings, paths: Iterable[str], *, use_cache: bool = True,
                   warn: Optional[Callable[[str], None]] = None) -> dict[str, Current]:
     """The red violations the code under ``paths`` (relative to the root) has now, by fingerprint.
 
-    A file that no longer exists or cannot be analysed has none: its hotspots are resolved.
+    A file that no longer exists, lies outside the project or cannot be analysed has
+    none: its hotspots are resolved.
     """
     from ..analysis.analyzer import Analyzer
 
     analyzer = Analyzer.for_run(settings, use_cache=use_cache, warn=warn)
     found: dict[str, Current] = {}
     for rel in sorted(set(paths)):
-        try:
-            data = (settings.root / rel).read_bytes()
-        except OSError:
-            continue
-        report = analyzer.source(data, rel)
-        found.update((v.fingerprint, Current(v.actual, v.limit, v.severity, v.line)) for v in report.red)
+        data = _source_bytes(settings.root, rel)
+        if data is not None:
+            report = analyzer.source(data, rel)
+            found.update((v.fingerprint, Current(v.actual, v.limit, v.severity, v.line)) for v in report.red)
     return found
 
 

@@ -34,7 +34,8 @@ def _violation(v: Any) -> dict:
 def _failure(f: Any) -> dict:
     hotspot = f.reason == "hotspot"
     e = f.event
-    return _issue(f.text, GATE.key if hotspot else e.rule_key, f"{f.code}\x1f{e.fingerprint}", (e.path, e.line),
+    identity = f"{f.code}\x1f{f.reason}\x1f{e.fingerprint}"  # strict: the code is the rule's, the reason tells apart
+    return _issue(f.text, GATE.key if hotspot else e.rule_key, identity, (e.path, e.line),
                   "critical" if hotspot else "major")
 
 
