@@ -346,14 +346,19 @@ def test_without_hard_links_pruning_copies_the_unreadable_lines_aside(tmp_path, 
     assert kept.read_bytes() == b"not json\n" and store.stats().events == 1
 
 
-def test_a_newer_schema_log_is_read_but_never_rewritten(tmp_path):
-    settings = project_settings(tmp_path)
+def _log_of_schema(settings, version):
+    """A store whose log holds one event of ``src/a.py::f`` as schema ``version`` wrote it; the log's bytes."""
     store = HistoryStore(settings)
     store.dir.mkdir(parents=True)
-    current = f'"schema_version":{SCHEMA_VERSION}'
-    newer = make_event(unit_hash="v1", when=at(0)).to_json().replace(current, '"schema_version":99')
-    store.log.write_text(newer + "\n")
-    before = store.log.read_bytes()
+    line = make_event(unit_hash="v1", when=at(0)).to_json()
+    line = line.replace(f'"schema_version":{SCHEMA_VERSION}', f'"schema_version":{version}')
+    store.log.write_text((line.replace(',"hash_version":1', "") if version == 1 else line) + "\n")
+    return store, store.log.read_bytes()
+
+
+def test_a_newer_schema_log_is_read_but_never_rewritten(tmp_path):
+    settings = project_settings(tmp_path)
+    store, before = _log_of_schema(settings, 99)
     outcome = _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
     assert store.log.read_bytes() == before
     assert outcome.recorded == 0 and any("newer ladder-plugins" in w for w in outcome.warnings)
@@ -461,12 +466,7 @@ def test_sightings_resolve_after_the_events_they_name_were_pruned(tmp_path):
 
 def test_a_schema_1_log_is_read_and_extended_never_rewritten(tmp_path):
     settings = project_settings(tmp_path)
-    store = HistoryStore(settings)
-    store.dir.mkdir(parents=True)
-    current = f'"schema_version":{SCHEMA_VERSION}'
-    old = make_event(unit_hash="v1", when=at(0)).to_json().replace(current, '"schema_version":1')
-    store.log.write_text(old.replace(',"hash_version":1', "") + "\n")
-    before = store.log.read_bytes()
+    store, before = _log_of_schema(settings, 1)
     _run_with(settings, [make_event(unit_hash="v2", when=at(1))])
     assert store.log.read_bytes().startswith(before)
     assert store.stats().lines_by_schema == {1: 1, 2: 1}
