@@ -181,7 +181,7 @@ def test_demo_tells_the_story():
     assert "left the untouched legacy_report() alone" in done.stdout
 
 
-@pytest.mark.parametrize("command", ["demo", "metrics", "check", "summary", "brief", "recommend", "report",
+@pytest.mark.parametrize("command", ["demo", "init", "metrics", "check", "summary", "brief", "recommend", "report",
                                      "explain", "doctor", "history", "suppress"])
 def test_every_command_has_help_with_examples(command, tmp_path):
     done = ladder([command, "--help"], tmp_path)

@@ -28,6 +28,7 @@ __all__ = [
     "HistorySettings",
     "Settings",
     "find_root",
+    "toml_loads",
     "load_settings",
     "read_pyproject",
 ]
@@ -115,7 +116,8 @@ class Settings:
 # reading pyproject.toml
 
 
-def _toml_loads(text: str) -> dict[str, Any]:
+def toml_loads(text: str) -> dict[str, Any]:
+    """TOML text to data (tomllib, or tomli before Python 3.11); ``ValueError`` if invalid."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on old Pythons only
@@ -130,7 +132,7 @@ def read_pyproject(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read: {exc}") from None
     try:
-        return _toml_loads(text)
+        return toml_loads(text)
     except ValueError as exc:  # TOMLDecodeError subclasses ValueError
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 

@@ -1,0 +1,70 @@
+"""``ladder init``: a starter table from what the project holds, the file's bytes kept."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from ladder_plugins.config import load_settings
+
+EXISTING = b'[project]\r\nname = "shop"  # keep this comment\r\n\r\n[tool.black]\r\nline-length = 100\r\n'
+
+
+def init(project, *args):
+    return subprocess.run([sys.executable, "-m", "ladder_plugins", "init", *args], cwd=project,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _tree(root, *files):
+    for name in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x = 1\n")
+    return root
+
+
+def test_init_appends_a_valid_table_and_keeps_every_byte_of_the_file(tmp_path):
+    project = _tree(tmp_path, "src/shop/__init__.py", "tests/test_shop.py", "scripts/release.py", "docs/conf.py")
+    (project / "pyproject.toml").write_bytes(EXISTING)
+    done = init(project)
+    assert done.returncode == 0, done.stderr
+    written = (project / "pyproject.toml").read_bytes()
+    assert written.startswith(EXISTING) and b"\r\n[tool.ladder]\r\n" in written and b"\n" not in written.replace(
+        b"\r\n", b"")
+    settings = load_settings(project)
+    assert settings.paths == ("src", "tests")
+    assert settings.role_globs == (("script", ("scripts/**",)),)
+    check = subprocess.run([sys.executable, "-m", "ladder_plugins", "check", "--no-record"], cwd=project,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_init_names_top_level_packages_when_there_is_no_src(tmp_path):
+    project = _tree(tmp_path, "alpha/__init__.py", "beta/__init__.py", "notes/readme.py", "test/test_a.py")
+    assert init(project).returncode == 0
+    assert load_settings(project).paths == ("alpha", "beta", "test")
+
+
+def test_init_creates_pyproject_and_falls_back_to_the_root(tmp_path):
+    _tree(tmp_path, "tool.py")
+    (tmp_path / ".git").mkdir()  # the project root
+    assert init(tmp_path).returncode == 0
+    assert load_settings(tmp_path).paths == (".",)
+
+
+@pytest.mark.parametrize("content", [b"[tool.ladder]\nmode = 'strict'\n", b"[tool.ladder.thresholds]\nabc_max = 20\n",
+                                     b"[project\nname = 1\n"])
+def test_init_refuses_an_existing_table_or_an_invalid_file_and_changes_nothing(tmp_path, content):
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    done = init(tmp_path)
+    assert done.returncode == 2 and done.stderr.startswith("ladder: error: ") and "Traceback" not in done.stderr
+    assert (tmp_path / "pyproject.toml").read_bytes() == content
+
+
+def test_init_dry_run_prints_the_table_and_writes_nothing(tmp_path):
+    project = _tree(tmp_path, "src/shop/__init__.py")
+    (project / "pyproject.toml").write_bytes(EXISTING)
+    done = init(project, "--dry-run")
+    assert done.returncode == 0 and '[tool.ladder]\n' in done.stdout and 'paths = ["src"]' in done.stdout
+    assert (project / "pyproject.toml").read_bytes() == EXISTING
