@@ -18,7 +18,7 @@ from typing import IO, Callable, Iterator, Optional, Sequence
 
 from .events import NewerSchema, Record, record_from_json
 
-__all__ = ["ReadResult", "EventLog", "decode_line", "complete_lines"]
+__all__ = ["ReadResult", "EventLog", "decode_line", "complete_lines", "lines_between"]
 
 _CHUNK = 1 << 20
 MAX_LINE = 1 << 20  # longer than any event: skipped and counted, never held in memory whole
@@ -78,6 +78,32 @@ def complete_lines(handle: IO[bytes]) -> Iterator[tuple[bytes, int]]:
         if len(pending) > MAX_LINE:  # a runaway line: give it up now, it is not an event
             yield pending, len(pending)
             pending = b""
+
+
+class _Bounded:
+    """At most ``left`` bytes of ``handle`` from where it stands (``None``: to the end)."""
+
+    def __init__(self, handle: IO[bytes], left: Optional[int]) -> None:
+        self.handle, self.left = handle, left
+
+    def read(self, size: int) -> bytes:
+        if self.left is None:
+            return self.handle.read(size)
+        data = self.handle.read(min(size, self.left))
+        self.left -= len(data)
+        return data
+
+
+def lines_between(handle: IO[bytes], skip: Sequence[tuple[int, int]]) -> Iterator[tuple[bytes, int]]:
+    """:func:`complete_lines`, without reading the byte ranges ``skip`` (offset, length): a second pass
+    over a log need not read again the garbage the first pass found."""
+    position = 0
+    for offset, length in sorted(skip):
+        handle.seek(position)
+        yield from complete_lines(_Bounded(handle, offset - position))  # type: ignore[arg-type]
+        position = offset + length
+    handle.seek(position)
+    yield from complete_lines(handle)
 
 
 class EventLog:

@@ -31,7 +31,7 @@ from ..ladderdir.aside import keep_aside
 from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 from .aggregate import AGGREGATE_FORMAT, Aggregate
 from .events import SCHEMA_VERSION, Event, Record, compact
-from .log import EventLog, ReadResult, complete_lines
+from .log import EventLog, ReadResult, complete_lines, lines_between
 from .pruning import Survey, days_to_fold, leaving, prune_into, survey
 from .recurrence import cutoff
 from .run import format_timestamp
@@ -393,7 +393,7 @@ class HistoryStore:
         try:
             os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
             with os.fdopen(fd, "wb") as keep, self.log_file.open_read() as handle:
-                prune_into(complete_lines(handle), leaves, folded, keep)
+                prune_into(lines_between(handle, unreadable), leaves, folded, keep)
                 _sync(keep)
             self._keep_old_log(unreadable)  # before anything is committed: a failure here changes nothing
             self._save_fold(folded, generation + 1, limit)
