@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Mapping, Optional
 from ..config import Settings
 from ..ladderdir.paths import inside
 from .aggregate import Aggregate
-from .recurrence import Pattern, Recurrence, area_of, hotspots, patterns_of, recurrences, trend
+from .recurrence import Pattern, Recurrence, area_of, patterns_of, recurrences, trend
 from .run import format_timestamp
 
 __all__ = ["Current", "HistoryView", "build_view", "load_view", "current_state"]
@@ -94,9 +94,11 @@ def _recurrence_json(rec: Recurrence) -> dict:
 
 
 def build_view(aggregate: Aggregate, settings: Settings, now: datetime,
-               current: Optional[Mapping[str, Current]] = None) -> HistoryView:
-    """The view; with ``current`` (see :func:`current_state`) hotspots are split into current and resolved."""
-    recs = recurrences(aggregate, settings, now)
+               current: Optional[Mapping[str, Current]] = None,
+               recs: Optional[list[Recurrence]] = None) -> HistoryView:
+    """The view; with ``current`` (see :func:`current_state`) hotspots are split into current and resolved.
+    ``recs`` are the aggregate's recurrences when the caller already worked them out."""
+    recs = recurrences(aggregate, settings, now) if recs is None else recs
     areas, roles = _totals(recs)
     hot, resolved = _split(recs, settings, current)
     return HistoryView(
@@ -180,17 +182,21 @@ def current_state(settings: Settings, paths: Iterable[str], *, use_cache: bool =
 def load_view(settings: Settings, warn=None, *, check: bool = True) -> HistoryView:
     """The view of this project's history now (``LADDER_NOW`` respected), its hotspots checked
     against the current code unless ``check`` is false. Writes nothing but the analysis cache."""
-    from .preflight import check_write_access
     from .run import now_utc
     from .store import HistoryStore
 
     aggregate = HistoryStore(settings, warn=warn).peek()
     when = now_utc()
-    current = None
-    if check:
-        hot = hotspots(aggregate, settings, when)
-        access = check_write_access(settings, record=False, cache=bool(hot))
-        for message in access.warnings:
-            (warn or (lambda _: None))(message)
-        current = current_state(settings, {r.path for r in hot}, use_cache=access.cache, warn=warn)
-    return build_view(aggregate, settings, when, current)
+    recs = recurrences(aggregate, settings, when)
+    current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], warn) if check else None
+    return build_view(aggregate, settings, when, current, recs)
+
+
+def _checked(settings: Settings, hot: list[Recurrence], warn: Optional[Callable[[str], None]]) -> dict[str, Current]:
+    """The current state of the hotspots' files, through the cache where this run may write it."""
+    from .preflight import check_write_access
+
+    access = check_write_access(settings, record=False, cache=bool(hot))
+    for message in access.warnings:
+        (warn or (lambda _: None))(message)
+    return current_state(settings, {r.path for r in hot}, use_cache=access.cache, warn=warn)
