@@ -16,6 +16,7 @@ __all__ = [
     "RULES",
     "ROLES",
     "GATE",
+    "NEW_CODE",
     "SUPPRESSION",
     "CONFIGURATION",
     "lookup",
@@ -188,11 +189,20 @@ GATE = Rule(
     "README.md#the-recurrence-gate",
 )
 
+NEW_CODE = Rule(
+    "LAD901", "new_violation", "gate", "unit", None, "meta",
+    "new violation",
+    "In mode new: a red violation in a unit that did not violate that rule at the base "
+    "commit (--base, default the merge base with the default branch), or that got worse "
+    "than it was there.",
+    "README.md#new-code-gating-mode-new",
+)
+
 CONFIGURATION = _BUILTIN[0]
 SUPPRESSION = _BUILTIN[1]
 
 #: Built-in rules by code, in catalogue order (plugins add theirs at run time).
-RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE,)})
+RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE, NEW_CODE)})
 _BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in RULES.values()})
 
 

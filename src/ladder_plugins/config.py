@@ -8,6 +8,7 @@ the file, the key and what is expected, so the user can fix it without reading c
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import difflib
 import hashlib
 import json
@@ -24,6 +25,7 @@ from .errors import ConfigError
 __all__ = [
     "MODES",
     "COUNT_MODES",
+    "SOURCES",
     "RecurrenceSettings",
     "HistorySettings",
     "Settings",
@@ -33,8 +35,10 @@ __all__ = [
     "read_pyproject",
 ]
 
-MODES = ("advisory", "recurrence", "strict")
+MODES = ("advisory", "recurrence", "new", "strict")
 COUNT_MODES = ("edits", "runs")
+#: Where occurrences come from; "auto" (the default) is "both" inside a git work tree and "log" elsewhere.
+SOURCES = ("log", "git", "both")
 DEFAULT_SKIP_ROLES = ("generated", "vendor")
 
 Thresholds = Mapping[str, Mapping[str, Optional[float]]]
@@ -49,6 +53,10 @@ class RecurrenceSettings:
     count: str = "edits"
     pattern_min_count: int = 5
     pattern_min_files: int = 3
+    source: str = "auto"
+    #: None: since the commit that added ``[tool.ladder]`` to pyproject.toml; "all"; or an ISO-8601 date
+    git_since: Optional[str] = None
+    git_max_commits: int = 200
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,8 @@ class Settings:
     thresholds: Thresholds = field(default_factory=lambda: MappingProxyType({}))
     recurrence: RecurrenceSettings = field(default_factory=RecurrenceSettings)
     history: HistorySettings = field(default_factory=HistorySettings)
+    #: the base of ``mode = "new"``: a git revision; None for the merge base with the default branch
+    base: Optional[str] = None
 
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (command-line overrides); validates mode."""
@@ -267,7 +277,7 @@ def _show(value: Any) -> str:
 
 
 _TOP_KEYS = (
-    "paths", "exclude", "mode", "history_dir", "yellow_ratio", "skip_roles",
+    "paths", "exclude", "mode", "base", "history_dir", "yellow_ratio", "skip_roles",
     "thresholds", "roles", "recurrence", "history",
 )
 _MAX_LIMIT = 1_000_000
@@ -344,7 +354,34 @@ def _recurrence(file: Path, ladder: Mapping[str, Any]) -> RecurrenceSettings:
         count=check.choice(table, "count", "edits", COUNT_MODES),
         pattern_min_count=check.integer(table, "pattern_min_count", 5, 1, 1_000_000),
         pattern_min_files=check.integer(table, "pattern_min_files", 3, 1, 1_000_000),
+        source=check.choice(table, "source", "auto", SOURCES) if "source" in table else "auto",
+        git_since=_git_since(check, table),
+        git_max_commits=check.integer(table, "git_max_commits", 200, 1, 1_000_000),
     )
+
+
+def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
+    value = table.get("git_since")
+    if value is None or value == "all":
+        return value
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        value = value.isoformat()
+    if isinstance(value, str):
+        try:
+            datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            return value.strip()
+        except ValueError:
+            pass
+    raise check.fail("git_since", '"all" or an ISO-8601 date such as 2026-09-01', value)
+
+
+def _base(check: _Checker, ladder: Mapping[str, Any]) -> Optional[str]:
+    value = ladder.get("base")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or value.startswith("-"):
+        raise check.fail("base", "a git revision such as \"origin/main\"", value)
+    return value.strip()
 
 
 def _history(file: Path, ladder: Mapping[str, Any]) -> HistorySettings:
@@ -383,6 +420,7 @@ def settings_from_table(
         paths=check.paths(ladder, "paths", globs=False),
         exclude=check.paths(ladder, "exclude", globs=True),
         mode=check.choice(ladder, "mode", "recurrence", MODES),
+        base=_base(check, ladder),
         history_dir=_history_dir(check, ladder),
         yellow_ratio=check.number(ladder, "yellow_ratio", 0.8, 0.0, 1.0),
         skip_roles=_skip_roles(check, ladder),

@@ -81,6 +81,7 @@ class LadderChecker:
     settings: ClassVar[Any] = None
     analyzer: ClassVar[Any] = None
     history: ClassVar[Any] = None  # the history before this run, read once per process
+    evidence: ClassVar[Any] = None  # what git knows (GitEvidence), per process
     config_error: ClassVar[Optional[str]] = None
     say: ClassVar[Any] = None  # this run's WarnOnce: each warning once per process
 
@@ -91,12 +92,22 @@ class LadderChecker:
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
+        from .config import MODES
+
         option_manager.add_option(
             "--ladder-mode",
-            choices=("advisory", "recurrence", "strict"),
+            choices=MODES,
             default=None,
             parse_from_config=True,
-            help="ladder gate mode for this run (overrides [tool.ladder] mode): advisory, recurrence or strict",
+            help="ladder gate mode for this run (overrides [tool.ladder] mode): " + ", ".join(MODES),
+        )
+        option_manager.add_option(
+            "--ladder-base",
+            default=None,
+            metavar="REF",
+            parse_from_config=True,
+            help="the base commit of --ladder-mode new (default: [tool.ladder] base, else the merge base with "
+                 "the default branch)",
         )
         option_manager.add_option(
             "--ladder-no-cache",
@@ -121,34 +132,54 @@ class LadderChecker:
 
         cls.say = WarnOnce(_print_warning)
         cls.history = None
+        cls.evidence = None
         cls.settings = None
         cls.config_error = None
         cls.enabled = lad_selected(options, list(RULES))
         cls.from_stdin = "-" in (getattr(options, "filenames", None) or [])
         cls.record = not getattr(options, "ladder_no_record", False)
         if cls.enabled:
-            cls._load(getattr(options, "ladder_mode", None), not getattr(options, "ladder_no_cache", False))
+            cls._load(options)
 
     @classmethod
-    def _load(cls, mode: Optional[str], use_cache: bool) -> None:
+    def _load(cls, options: Any) -> None:
         from .analysis.analyzer import Analyzer
-        from .config import load_settings
         from .errors import LadderError
         from .history.run import RUN_ID_ENV
         from .history.store import HistoryStore
 
         owner = _claim_run_id(RUN_ID_ENV)
         try:
-            settings = load_settings(os.getcwd())
-            cls.settings = settings.replace(mode=mode) if mode else settings
+            cls.settings = _settings(options)
         except LadderError as exc:
             cls.config_error = str(exc)
             return
-        access = cls._write_access(use_cache, owner)
+        access = cls._write_access(not getattr(options, "ladder_no_cache", False), owner)
         # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
         cls.analyzer = Analyzer.for_run(cls.settings, use_cache=access.cache, warn=cls.say)
+        cls.evidence = cls._evidence(owner)
         if owner:  # forked workers inherit the history; spawned ones read the summary saved here
             cls.history = HistoryStore(cls.settings, warn=cls.say).load(save=access.record)
+
+    @classmethod
+    def _evidence(cls, owner: bool) -> Any:
+        """What git knows, asked up front: a shallow clone, a missing or failing git is said by the run's first
+        process (forked workers inherit what it found), not again by each spawned worker. A ``--ladder-base``
+        that names no commit is a configuration error."""
+        from .errors import LadderError, WarnOnce
+        from .history.evidence import GitEvidence
+
+        heard = cls.say if owner else WarnOnce()
+        evidence = GitEvidence(cls.settings, cache=cls.analyzer.cache, pm=cls.analyzer.pm, warn=heard)
+        evidence.prepare()
+        if not owner:
+            cls.say = WarnOnce(_print_warning, said=[*cls.say.said, *heard.said])
+            evidence.warn_to(cls.say)
+        try:
+            evidence.check()
+        except LadderError as exc:
+            cls.config_error = str(exc)
+        return evidence
 
     @classmethod
     def _write_access(cls, use_cache: bool, owner: bool) -> Any:
@@ -199,19 +230,20 @@ class LadderChecker:
         errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
         if self.settings.mode != "advisory":
             errors += [(line, 0, text, type(self)) for line, text in _hotspots(events, gate, self.settings)]
+            errors += [(f.event.line, 0, f.text, type(self)) for f in gate.failures if f.reason in ("new", "worse")]
         return sorted(errors, key=lambda e: (e[0], e[2]))
 
     def _decide(self, report: Any, record: bool) -> tuple[list[Any], Any]:
         """This file's events and gate decision (history before the run plus the file); records them."""
         from .history.events import events_from_violations
-        from .history.gate import decide
+        from .history.gate import Gate
         from .history.recorder import gate_events
         from .history.run import RunContext
 
         settings, history = self.settings, self._history()
         run = RunContext.create("flake8", settings.mode, settings.repo_id)
         events = events_from_violations(report.violations, run)
-        gate = decide(run.mode, events, history.aggregate, settings, run.now)
+        gate = Gate(run.mode, settings, run.now).decide(events, history.aggregate, self.evidence)
         if record and not history.read_only:
             written = self._store().append_events(events + gate_events(gate), now=run.now,
                                                   known=history.aggregate.knows)
@@ -229,6 +261,14 @@ class LadderChecker:
         if type(self).history is None:
             type(self).history = self._store().load(save=False)
         return type(self).history
+
+
+def _settings(options: Any) -> Any:
+    """``[tool.ladder]`` with ``--ladder-mode`` and ``--ladder-base`` applied."""
+    from .config import load_settings
+
+    overrides = {"mode": getattr(options, "ladder_mode", None), "base": getattr(options, "ladder_base", None)}
+    return load_settings(os.getcwd()).replace(**{k: v for k, v in overrides.items() if v})
 
 
 def _print_warning(message: str) -> None:

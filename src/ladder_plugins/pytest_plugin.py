@@ -36,6 +36,7 @@ class _State:
     record: bool
     is_worker: bool
     warn: Any  # a WarnOnce collecting this process's warnings for the terminal summary
+    evidence: Any = None  # what git knows (GitEvidence)
     collected: dict[str, frozenset[str]] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -50,8 +51,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ladder", "ladder-plugins: structural rules with a recurrence gate")
     group.addoption("--ladder", action="store_true", default=False,
                     help="check the ladder rules on [tool.ladder] paths: one item per file, gated by recurrence")
-    group.addoption("--ladder-mode", choices=("advisory", "recurrence", "strict"), default=None,
+    from .config import MODES
+
+    group.addoption("--ladder-mode", choices=MODES, default=None,
                     help="gate mode for this session (default: [tool.ladder] mode)")
+    group.addoption("--ladder-base", default=None, metavar="REF",
+                    help="the base commit of --ladder-mode new (default: [tool.ladder] base, else the merge base "
+                         "with the default branch)")
     group.addoption("--ladder-no-record", action="store_true", default=False,
                     help="decide the gate without recording this session's violations")
     group.addoption("--ladder-no-cache", action="store_true", default=False,
@@ -81,8 +87,9 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
     from .history.run import RunContext
 
     settings = load_settings(config.rootpath)
-    mode = config.getoption("ladder_mode")
+    mode, base = config.getoption("ladder_mode"), config.getoption("ladder_base")
     settings = settings.replace(mode=mode) if mode else settings
+    settings = settings.replace(base=base) if base else settings
     run = RunContext.create("pytest", settings.mode, settings.repo_id)
     workerinput = getattr(config, "workerinput", None)
     if workerinput and workerinput.get(_RUN_ID_KEY):
@@ -93,20 +100,29 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 def _make_state(config: pytest.Config) -> _State:
     from .analysis.analyzer import Analyzer
     from .errors import WarnOnce
-    from .history.preflight import WriteAccess, check_write_access
+    from .history.evidence import GitEvidence
     from .history.store import HistoryStore
 
     settings, run = _settings_and_run(config)
     workerinput = getattr(config, "workerinput", None)
-    if workerinput is not None:  # the controller checked write access once; workers never record
-        access = WriteAccess(record=False, cache=bool(workerinput.get(_CACHE_KEY)))
-    else:
-        access = check_write_access(settings, record=not config.getoption("ladder_no_record"),
-                                    cache=not config.getoption("ladder_no_cache"))
+    access = _access(config, settings)
     warn = WarnOnce(said=access.warnings)
     history = HistoryStore(settings, warn=warn).peek()  # the history before this session, read once
     analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
-    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn)
+    evidence = GitEvidence(settings, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=run.now)
+    evidence.check()
+    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn, evidence=evidence)
+
+
+def _access(config: pytest.Config, settings: Any) -> Any:
+    """What the session may write: checked once by the controller; workers never record."""
+    from .history.preflight import WriteAccess, check_write_access
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        return WriteAccess(record=False, cache=bool(workerinput.get(_CACHE_KEY)))
+    return check_write_access(settings, record=not config.getoption("ladder_no_record"),
+                              cache=not config.getoption("ladder_no_cache"))
 
 
 def _with_run_id(run: Any, run_id: str) -> Any:
@@ -195,7 +211,7 @@ class LadderItem(pytest.Item):
 
     def runtest(self) -> None:
         from .history.events import events_from_violations
-        from .history.gate import decide
+        from .history.gate import Gate
 
         state = _state(self.config)
         assert state is not None  # items exist only with --ladder
@@ -206,7 +222,7 @@ class LadderItem(pytest.Item):
             pytest.skip(f"not analysed: {report.skipped}")
         events = events_from_violations(report.violations, state.run)
         state.events.extend(events)
-        gate = decide(state.settings.mode, events, state.history, state.settings, state.run.now)
+        gate = Gate(state.run.mode, state.settings, state.run.now).decide(events, state.history, state.evidence)
         if gate.failed:
             raise LadderFailure(_failure_text(report, gate))
 
@@ -244,9 +260,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
         session.config.workeroutput["ladder_warnings"] = state.warn.said  # type: ignore[attr-defined]
         return
-    from .history.recorder import record_events
+    from .history.recorder import Recorder
 
-    state.outcome = record_events(state.events, state.settings, state.run, record=state.record, warn=state.warn)
+    recorder = Recorder(state.settings, state.run, state.warn, state.evidence)
+    state.outcome = recorder.events(state.events, record=state.record)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

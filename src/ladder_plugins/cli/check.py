@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..config import MODES
 from .common import EXIT_FAILED, EXIT_OK, add_formats, add_paths, analyse, command, emit, settings_of
 
 __all__ = ["add_parsers", "COMMANDS"]
@@ -17,6 +18,7 @@ _CHECK_EXAMPLES = (
     "  ladder check                        the [tool.ladder] paths (default: src/ and tests/)\n"
     "  ladder check src/pkg/parser.py      one file\n"
     "  ladder check --mode strict          fail on every red violation\n"
+    "  ladder check --mode new --base origin/main   fail on violations the branch adds\n"
     "  ladder check --format sarif --output ladder.sarif   for GitHub code scanning\n"
     "  ladder check --format github        annotations in a GitHub Actions job\n"
     "  ladder check --format gitlab --output gl-code-quality-report.json   GitLab Code Quality\n"
@@ -32,7 +34,9 @@ def add_parsers(sub: Any) -> None:
     check = command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
     add_paths(check)
     add_formats(check, "text", "json", "markdown", "sarif", "github", "gitlab")
-    check.add_argument("--mode", choices=("advisory", "recurrence", "strict"), help="override [tool.ladder] mode")
+    check.add_argument("--mode", choices=MODES, help="override [tool.ladder] mode")
+    check.add_argument("--base", metavar="REF", help="the base of --mode new (default: [tool.ladder] base, else "
+                                                     "the merge base with the default branch)")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
 
 
@@ -45,13 +49,16 @@ def _metrics(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..history.recorder import record_run
+    from ..history.evidence import GitEvidence
+    from ..history.recorder import Recorder
     from ..history.run import RunContext
 
     settings = settings_of(args)
-    result, access, warn = analyse(args, settings, record=not args.no_record)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
-    outcome = record_run(result.violations, settings, run, record=access.record, warn=warn)
+    result, access, warn = analyse(args, settings, record=not args.no_record)
+    evidence = GitEvidence.for_run(settings, use_cache=access.cache, warn=warn, now=run.now)
+    evidence.check()
+    outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
 

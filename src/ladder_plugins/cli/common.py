@@ -64,12 +64,13 @@ def emit(text: str, output: Optional[str]) -> None:
 
 
 def settings_of(args: argparse.Namespace) -> Any:
-    """The project's settings, found from the working directory, with ``--mode`` applied."""
+    """The project's settings, found from the working directory, with ``--mode`` and ``--base`` applied."""
     from ..config import load_settings
 
     settings = load_settings(Path.cwd())
-    mode = getattr(args, "mode", None)
-    return settings.replace(mode=mode) if mode else settings
+    mode, base = getattr(args, "mode", None), getattr(args, "base", None)
+    settings = settings.replace(mode=mode) if mode else settings
+    return settings.replace(base=base) if base else settings
 
 
 def _progress() -> Optional[Callable[[int, int], None]]:

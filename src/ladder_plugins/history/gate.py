@@ -3,22 +3,25 @@
 Decided from the history *before* the run plus the run's own events, so the result
 does not depend on how workers were scheduled or in which order they recorded.
 ``advisory`` never fails; ``recurrence`` fails on red violations whose fingerprint,
-counted with this run, is a hotspot; ``strict`` fails on every red violation.
+counted with this run, is a hotspot; ``new`` also fails on every red violation that
+the base did not have, or had with a better value; ``strict`` fails on every red
+violation. With ``evidence`` (see :mod:`.evidence`), occurrences from git join the
+history's, and ``new`` knows its base.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
-from ..catalogue import GATE, lookup
+from ..catalogue import GATE, NEW_CODE, lookup
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event
-from .recurrence import Recurrence, recurrence_of
+from .recurrence import Recurrence, recurrence_of, rule_kind
 
-__all__ = ["GateFailure", "GateResult", "decide"]
+__all__ = ["Gate", "GateFailure", "GateResult", "decide"]
 
 
 @dataclass(frozen=True)
@@ -27,13 +30,26 @@ class GateFailure:
 
     event: Event
     recurrence: Recurrence
-    reason: str  # "hotspot" or "strict"
+    reason: str  # "hotspot", "new", "worse" or "strict"
+    base: Optional[str] = None  # the base commit (mode new)
+    base_actual: Optional[float] = None  # the value at the base ("worse")
 
     @property
     def code(self) -> str:
-        """LAD900 for a recurring hotspot; the violated rule's own code in strict mode."""
+        """LAD900 for a recurring hotspot, LAD901 for a new or worse one; the rule's own code in strict mode."""
+        if self.reason == "hotspot":
+            return GATE.code
+        if self.reason in ("new", "worse"):
+            return NEW_CODE.code
         rule = lookup(self.event.rule_key)
-        return GATE.code if self.reason == "hotspot" or rule is None else rule.code
+        return rule.code if rule is not None else self.event.rule_key
+
+    @property
+    def rule_key(self) -> str:
+        """The key of what failed: the gate's own rule, or the violated rule in strict mode."""
+        if self.reason == "hotspot":
+            return GATE.key
+        return NEW_CODE.key if self.reason in ("new", "worse") else self.event.rule_key
 
     @property
     def message(self) -> str:
@@ -43,6 +59,13 @@ class GateFailure:
         what = rule.what if rule else e.rule_key
         if self.reason == "strict":
             return f"{what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}) (strict mode)"
+        base = (self.base or "")[:12]
+        if self.reason == "new":
+            return f"{NEW_CODE.what}: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), not violated at " \
+                   f"the base {base}"
+        if self.reason == "worse":
+            return f"worse violation: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), was " \
+                   f"{_num(self.base_actual)} at the base {base}"
         return (
             f"{GATE.what}: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), "
             f"{r.describe()} (first seen {_day(r.first_seen)}, last seen {_day(r.last_seen)})"
@@ -89,7 +112,7 @@ def _red_by_fingerprint(events: Sequence[Event]) -> dict[str, list[Event]]:
 
 
 def _with_run(history: Aggregate, fp: str, events: Sequence[Event], settings: Settings, now: datetime) -> Recurrence:
-    """The fingerprint's recurrence counting the history before the run plus the run."""
+    """The fingerprint's recurrence counting the history before the run plus ``events`` (the run, and git's)."""
     combined = Aggregate(settings.recurrence.count == "runs")
     if fp in history.fingerprints:
         combined.fingerprints[fp] = history.fingerprints[fp].copy()
@@ -97,24 +120,66 @@ def _with_run(history: Aggregate, fp: str, events: Sequence[Event], settings: Se
     return recurrence_of(fp, combined.fingerprints[fp], settings, now)
 
 
-def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings) -> Optional[GateFailure]:
+def _new_code(event: Event, rec: Recurrence, base: Any) -> Optional[GateFailure]:
+    """A failure when the base did not have this violation, or had it with a better value."""
+    if event.fingerprint not in base.values:
+        return GateFailure(event, rec, "new", base.commit)
+    was = base.values[event.fingerprint]
+    now = event.actual
+    worse = was is not None and now is not None and (now < was if rule_kind(event.rule_key) == "min" else now > was)
+    return GateFailure(event, rec, "worse", base.commit, was) if worse else None
+
+
+def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings, base: Any) -> Optional[GateFailure]:
     if mode == "strict":
         return GateFailure(event, rec, "strict")
-    if mode == "recurrence" and rec.is_hotspot(settings):
+    if mode in ("recurrence", "new") and rec.is_hotspot(settings):
         return GateFailure(event, rec, "hotspot")
+    if mode == "new" and base is not None:
+        return _new_code(event, rec, base)
     return None
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The gate of one run: its mode, settings and clock."""
+
+    mode: str
+    settings: Settings
+    now: datetime
+
+    def decide(self, run_events: Sequence[Event], history: Aggregate, evidence: Any = None) -> GateResult:
+        """The decision for a run whose events are ``run_events``, given the history before it.
+
+        ``evidence`` (a :class:`~.evidence.GitEvidence`) adds occurrences from git and the
+        base of mode ``new``; with ``recurrence.source = "git"`` the stored history is not read.
+        """
+        red = _red_by_fingerprint(run_events)
+        prior, base = self._evidence(run_events, evidence) if red else ({}, None)
+        recs = self._counted(history, red, prior)
+        failures = [_failure(self.mode, events[0], rec, self.settings, base) for events, rec in zip(red.values(), recs)]
+        return GateResult(self.mode, tuple(f for f in failures if f is not None), tuple(recs))
+
+    def _counted(self, history: Aggregate, red: Mapping[str, list[Event]],
+                 prior: Mapping[str, list[Event]]) -> list[Recurrence]:
+        """Each red fingerprint's recurrence: the history (unless git alone is asked for), git's, the run's."""
+        if self.settings.recurrence.source == "git":
+            history = Aggregate(self.settings.recurrence.count == "runs")
+        return [_with_run(history, fp, prior.get(fp, []) + events, self.settings, self.now)
+                for fp, events in red.items()]
+
+    def _evidence(self, run_events: Sequence[Event], evidence: Any) -> tuple[dict[str, list[Event]], Any]:
+        """Git's past versions by fingerprint, and the base (mode new only)."""
+        prior: dict[str, list[Event]] = {}
+        if evidence is None:
+            return prior, None
+        for event in evidence.prior(run_events):
+            prior.setdefault(event.fingerprint, []).append(event)
+        return prior, evidence.baseline(run_events) if self.mode == "new" else None
 
 
 def decide(
     mode: str, run_events: Sequence[Event], history: Aggregate, settings: Settings, now: datetime
 ) -> GateResult:
-    """The gate's decision for a run whose red events are ``run_events``."""
-    recs = []
-    failures = []
-    for fp, events in _red_by_fingerprint(run_events).items():
-        rec = _with_run(history, fp, events, settings, now)
-        recs.append(rec)
-        failure = _failure(mode, events[0], rec, settings)
-        if failure is not None:
-            failures.append(failure)
-    return GateResult(mode, tuple(failures), tuple(recs))
+    """The gate's decision for ``run_events`` from the stored history alone (see :meth:`Gate.decide`)."""
+    return Gate(mode, settings, now).decide(run_events, history)

@@ -10,15 +10,15 @@ from __future__ import annotations
 import dataclasses
 import uuid
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..config import Settings
 from .events import Event, events_from_violations
-from .gate import GateResult, decide
+from .gate import Gate, GateResult
 from .run import RunContext
 from .store import HistoryStore
 
-__all__ = ["RunOutcome", "record_run", "record_events", "gate_events"]
+__all__ = ["Recorder", "RunOutcome", "record_run", "record_events", "gate_events"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,38 @@ def gate_events(gate: GateResult) -> list[Event]:
     ]
 
 
+@dataclass(frozen=True)
+class Recorder:
+    """Records a run's events and decides its gate from the history before the run plus the run
+    (plus what ``evidence``, a :class:`~.evidence.GitEvidence`, reads from git)."""
+
+    settings: Settings
+    run: RunContext
+    warn: Optional[Callable[[str], None]] = None
+    evidence: Any = None
+
+    def events(self, run_events: Sequence[Event], *, record: bool = True) -> RunOutcome:
+        store = HistoryStore(self.settings, warn=self.warn)
+        # git is read before the lock is taken: other runs do not wait for it
+        evidence = None if self.evidence is None else _Prefetched(self.evidence, run_events)
+        result, recorded = self._decide(store, run_events, evidence, record)
+        return RunOutcome(result, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
+
+    def _decide(self, store: HistoryStore, run_events: Sequence[Event], evidence: Any,
+                record: bool) -> tuple[GateResult, int]:
+        """The decision, and how many records were written (under the lock, when recording)."""
+        gate = Gate(self.run.mode, self.settings, self.run.now)
+        if not record:
+            return gate.decide(run_events, store.peek(), evidence), 0
+        with store.transaction() as tx:
+            result = gate.decide(run_events, tx.history, evidence)
+            return result, tx.append(list(run_events) + gate_events(result), now=self.run.now)
+
+    def violations(self, violations: Iterable[object], *, record: bool = True) -> RunOutcome:
+        """Turn a run's violations into events, record them and decide the gate."""
+        return self.events(events_from_violations(violations, self.run), record=record)
+
+
 def record_events(
     run_events: Sequence[Event],
     settings: Settings,
@@ -52,16 +84,8 @@ def record_events(
     record: bool = True,
     warn: Optional[Callable[[str], None]] = None,
 ) -> RunOutcome:
-    """Record a run's events and decide its gate from history before the run plus the run."""
-    store = HistoryStore(settings, warn=warn)
-    recorded = 0
-    if record:
-        with store.transaction() as tx:
-            gate = decide(run.mode, run_events, tx.history, settings, run.now)
-            recorded = tx.append(list(run_events) + gate_events(gate), now=run.now)
-    else:
-        gate = decide(run.mode, run_events, store.peek(), settings, run.now)
-    return RunOutcome(gate, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
+    """:meth:`Recorder.events` without git."""
+    return Recorder(settings, run, warn).events(run_events, record=record)
 
 
 def record_run(
@@ -72,5 +96,19 @@ def record_run(
     record: bool = True,
     warn: Optional[Callable[[str], None]] = None,
 ) -> RunOutcome:
-    """Turn a run's violations into events, record them and decide the gate."""
-    return record_events(events_from_violations(violations, run), settings, run, record=record, warn=warn)
+    """:meth:`Recorder.violations` without git."""
+    return Recorder(settings, run, warn).violations(violations, record=record)
+
+
+class _Prefetched:
+    """Evidence for one set of events, worked out once."""
+
+    def __init__(self, evidence: Any, events: Sequence[Event]) -> None:
+        self._prior = evidence.prior(events)
+        self._baseline = evidence.baseline(events)
+
+    def prior(self, events: Sequence[Event]) -> list[Event]:
+        return self._prior
+
+    def baseline(self, events: Sequence[Event]) -> Any:
+        return self._baseline

@@ -38,21 +38,38 @@ def _verdict(result: AnalysisResult, gate: Any, mode: str) -> str:
     summary = f"{red} red, {yellow} yellow in {len(result.analysed)} files{skipped} (mode {mode})"
     if not gate.failed:
         return f"passed: {summary}"
-    kind = "recurring hotspot" if gate.mode == "recurrence" else "red violation"
-    plural = "s" if len(gate.failures) != 1 else ""
-    return f"FAILED: {len(gate.failures)} {kind}{plural}; {summary}"
+    return f"FAILED: {_failure_counts(gate.failures)}; {summary}"
 
 
-def _hotspot_lines(gate: Any) -> list[str]:
-    if not (gate.failed and gate.mode == "recurrence"):
-        return []
-    head = "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):"
-    return [head] + [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in gate.failures]
+def _failure_counts(failures: Any) -> str:
+    """``3 recurring hotspots, 1 new violation``: each reason's failures, in a fixed order."""
+    counts = [(_KINDS[reason], sum(f.reason == reason for f in failures)) for reason in _REASONS]
+    return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in counts if n)
+
+
+_REASONS = ("hotspot", "new", "worse", "strict")
+_KINDS = {"hotspot": "recurring hotspot", "new": "new violation", "worse": "worse violation",
+          "strict": "red violation"}
+_HEADS = {
+    "hotspot": "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):",
+    "new": "new or worse than at the base (fix them before merging, or suppress with a reason):",
+}
+
+
+def _gate_lines(gate: Any) -> list[str]:
+    """The failures that need their evidence said (strict mode's are the red violations above)."""
+    lines: list[str] = []
+    for head, reasons in (("hotspot", ("hotspot",)), ("new", ("new", "worse"))):
+        found = [f for f in gate.failures if f.reason in reasons]
+        if found:
+            lines.append(_HEADS[head])
+            lines += [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in found]
+    return lines
 
 
 def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
     """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
-    lines = violations_text(result) + _hotspot_lines(outcome.gate)
+    lines = violations_text(result) + _gate_lines(outcome.gate)
     return "\n".join(lines + [_verdict(result, outcome.gate, settings.mode)])
 
 
@@ -73,7 +90,8 @@ def _failure_json(failure: Any) -> dict[str, Any]:
         "code": failure.code, "reason": failure.reason, "path": e.path, "line": e.line, "unit": e.unit_name,
         "rule": e.rule_key, "actual": e.actual, "limit": e.limit, "occurrences": r.occurrences,
         "distinct_days": r.distinct_days, "first_seen": r.first_seen, "last_seen": r.last_seen,
-        "fingerprint": e.fingerprint, "message": failure.message,
+        "fingerprint": e.fingerprint, "message": failure.message, "base": failure.base,
+        "base_actual": failure.base_actual,
     }
 
 

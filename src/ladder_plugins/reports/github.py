@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.report import AnalysisResult
-from ..catalogue import GATE
 from .sanitize import clean
 
 __all__ = ["check_github", "escape_data", "escape_property"]
@@ -34,8 +33,8 @@ def _command(path: str, line: int, title: str, message: str) -> str:
 
 
 def _title(failure: Any) -> str:
-    """``LAD900 recurring_hotspot``, or in strict mode the violated rule's code and key."""
-    return f"{failure.code} {GATE.key if failure.reason == 'hotspot' else failure.event.rule_key}"
+    """``LAD900 recurring_hotspot``, ``LAD901 new_violation``, or in strict mode the violated rule's code and key."""
+    return f"{failure.code} {failure.rule_key}"
 
 
 def check_github(result: AnalysisResult, outcome: Any) -> str:

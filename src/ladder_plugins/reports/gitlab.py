@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 from ..analysis.report import AnalysisResult
-from ..catalogue import GATE
 from .sanitize import clean
 
 __all__ = ["check_gitlab"]
@@ -35,8 +34,7 @@ def _failure(f: Any) -> dict:
     hotspot = f.reason == "hotspot"
     e = f.event
     identity = f"{f.code}\x1f{f.reason}\x1f{e.fingerprint}"  # strict: the code is the rule's, the reason tells apart
-    return _issue(f.text, GATE.key if hotspot else e.rule_key, identity, (e.path, e.line),
-                  "critical" if hotspot else "major")
+    return _issue(f.text, f.rule_key, identity, (e.path, e.line), "critical" if hotspot else "major")
 
 
 def check_gitlab(result: AnalysisResult, outcome: Any) -> str:

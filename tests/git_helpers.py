@@ -1,0 +1,58 @@
+"""Real git repositories built in a test: commits dated on chosen days, clones, branches."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+PYPROJECT = '[project]\nname = "shop"\n\n[tool.ladder]\npaths = ["src"]\n'
+
+
+def git_env(when: str = "2026-11-01T09:00:00Z") -> dict[str, str]:
+    """Who commits and when; no user or system configuration leaks in."""
+    return {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+            "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when, "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+def git(cwd: Path, *args: str, when: str = "2026-11-01T09:00:00Z") -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env=git_env(when), check=True)
+    return done.stdout
+
+
+def nested(name: str, depth: int, extra: int = 0) -> str:
+    """A function whose cognitive complexity grows with ``depth`` (and a little with ``extra``)."""
+    lines = [f"def {name}(a, b, c):", "    total = 0"]
+    for i in range(depth):
+        lines += [f"    if a > {i}:", f"        if b > {i}:", f"            if c > {i}:",
+                  f"                total += {i}"]
+    lines += [f"    total += {i}" for i in range(extra)]
+    return "\n".join(lines + ["    return total", ""])
+
+
+def commit(repo: Path, files: dict[str, str], when: str, message: str = "change") -> None:
+    for rel, text in files.items():
+        path = repo / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message, when=when)
+
+
+def new_repo(path: Path, pyproject: str = PYPROJECT) -> Path:
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    commit(path, {"pyproject.toml": pyproject, "src/shop/__init__.py": ""}, "2026-10-30T09:00:00Z", "adopt ladder")
+    return path
+
+
+def clone(source: Path, target: Path, *args: str) -> Path:
+    git(source.parent, "clone", "-q", *args, str(source), str(target))
+    return target

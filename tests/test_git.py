@@ -1,0 +1,225 @@
+"""Recurrence from git: a fresh clone without ``.ladder/`` decides as the checkout with its log.
+
+Every repository here is real, built in the test with commits dated on chosen days;
+the three front ends run as real subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .git_helpers import PYPROJECT, clone, commit, git, nested, needs_git, new_repo
+from .reports_helpers import ladder
+
+pytestmark = needs_git
+
+DAYS = ("2026-11-01", "2026-11-02", "2026-11-03")
+NOW = "2026-11-03T12:00:00Z"
+HOTSPOT = re.compile(r"LAD900 (recurring hotspot: [^\n]*?) \(first seen")
+
+
+def _day_files(n: int) -> dict[str, str]:
+    """Day ``n``'s code: price() made worse, discount() made better, legacy() untouched, cart renamed on day 3."""
+    cart = nested("total", 4 + n, extra=n)
+    files = {
+        "src/shop/pricing.py": nested("price", 4 + n) + "\n\n" + nested("discount", 9 - n) + "\n\n" + nested("legacy", 6),
+        ("src/shop/basket.py" if n == 2 else "src/shop/cart.py"): cart,
+    }
+    return files
+
+
+def _history(repo: Path) -> Path:
+    """Three days: each day an edit is committed at 10:00 and checked on the laptop at 10:30."""
+    for n, day in enumerate(DAYS):
+        if n == 2:
+            git(repo, "mv", "src/shop/cart.py", "src/shop/basket.py")
+        commit(repo, _day_files(n), f"{day}T10:00:00Z", f"day {n + 1}")
+        ladder(["check"], repo, LADDER_NOW=f"{day}T10:30:00Z")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory):
+    return _history(new_repo(tmp_path_factory.mktemp("git") / "shop"))
+
+
+def _hotspots(output: str) -> set[str]:
+    return set(HOTSPOT.findall(output))
+
+
+def _flake8(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD", *args, "src"], cwd=cwd, text=True,
+                          capture_output=True, env={**os.environ, "LADDER_NOW": NOW, **env}, timeout=300)
+
+
+def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "--ladder", "-p", "no:cacheprovider", "-q", *args],
+                          cwd=cwd, text=True, capture_output=True, env={**os.environ, "LADDER_NOW": NOW},
+                          timeout=300)
+
+
+def test_a_fresh_clone_gives_every_front_end_the_checkouts_hotspots(checkout, tmp_path):
+    laptop = ladder(["check", "--no-record"], checkout, LADDER_NOW=NOW)
+    fresh = clone(checkout, tmp_path / "clone")
+    assert not (fresh / ".ladder").exists()
+    outputs = [ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW), _flake8(fresh, "--ladder-no-record"),
+               _pytest(fresh, "--ladder-no-record")]
+    expected = _hotspots(laptop.stdout)
+    assert laptop.returncode == 1 and len(expected) == 6, laptop.stdout  # price and total (renamed), 3 rules each
+    assert {h.split(" of ")[1].split(" is ")[0] for h in expected} == {"'price'", "'total'"}
+    for done in outputs:
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert _hotspots(done.stdout) == expected
+        assert "warning" not in done.stderr
+
+
+def test_without_git_the_fresh_clone_passes(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    (fresh / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\nsource = "log"\n')
+    done = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+    assert done.returncode == 0 and "LAD900" not in done.stdout, done.stdout
+
+
+def test_git_alone_ignores_the_stored_log(checkout, tmp_path):
+    """source = "git" on the checkout counts the same as the clone: the log adds nothing git lacks here."""
+    (checkout / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\nsource = "git"\n')
+    try:
+        alone = ladder(["check", "--no-record"], checkout, LADDER_NOW=NOW)
+    finally:
+        (checkout / "pyproject.toml").write_text(PYPROJECT)
+    both = ladder(["check", "--no-record"], checkout, LADDER_NOW=NOW)
+    assert _hotspots(alone.stdout) == _hotspots(both.stdout) != set()
+
+
+def test_uncommitted_edits_are_the_run_itself(checkout, tmp_path):
+    """An edit not yet committed is one more occurrence, counted once however often it is checked."""
+    fresh = clone(checkout, tmp_path / "clone")
+    pricing = fresh / "src/shop/pricing.py"
+    pricing.write_text(pricing.read_text().replace("total += 0\n", "total += 0\n    total -= 1\n", 1))
+    first = ladder(["check"], fresh, LADDER_NOW=NOW)
+    again = ladder(["check"], fresh, LADDER_NOW=NOW)
+    assert "cognitive complexity of 'price' is 36 (> 15), survived 3 edits over 3 days" in first.stdout
+    assert _hotspots(again.stdout) == _hotspots(first.stdout)
+
+
+def test_history_before_adoption_does_not_count_unless_asked(tmp_path):
+    """[tool.ladder] added in the last commit: the edits before it were made without the tool."""
+    repo = new_repo(tmp_path / "late", pyproject='[project]\nname = "shop"\n')
+    for n, day in enumerate(DAYS):
+        commit(repo, {"src/shop/pricing.py": nested("price", 4 + n)}, f"{day}T10:00:00Z")
+    commit(repo, {"pyproject.toml": PYPROJECT}, f"{DAYS[2]}T11:00:00Z", "adopt ladder")
+    assert ladder(["check", "--no-record"], repo, LADDER_NOW=NOW).returncode == 0
+    (repo / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_since = "all"\n')
+    opted_in = ladder(["check", "--no-record"], repo, LADDER_NOW=NOW)
+    assert opted_in.returncode == 1 and "'price' is 36 (> 15), survived 2 edits over 3 days" in opted_in.stdout
+    (repo / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_since = "2026-11-02"\n')
+    from_date = ladder(["check", "--no-record"], repo, LADDER_NOW=NOW)
+    assert from_date.returncode == 0, from_date.stdout  # 2 occurrences from 2 November on: under the threshold
+
+
+def test_git_max_commits_bounds_the_walk(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    (fresh / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_max_commits = 1\n')
+    done = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+    assert done.returncode == 0 and "LAD900" not in done.stdout, done.stdout
+
+
+def test_retention_bounds_the_walk(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    done = ladder(["check", "--no-record"], fresh, LADDER_NOW="2027-03-01T12:00:00Z")  # 118 days later
+    assert done.returncode == 0 and "LAD900" not in done.stdout, done.stdout
+
+
+def test_a_shallow_clone_is_said_once_with_the_fix(checkout, tmp_path):
+    git(tmp_path, "clone", "-q", "--depth", "1", checkout.as_uri(), str(tmp_path / "shallow"))
+    done = _flake8(tmp_path / "shallow", "-j", "2", "--ladder-no-record")
+    assert done.stderr.count("shallow clone") == 1 and "fetch-depth: 0" in done.stderr, done.stderr
+    assert "LAD900" not in done.stdout  # only one commit fetched: nothing recurred yet
+
+
+def _no_git_path(tmp_path: Path) -> str:
+    """A PATH with this Python but without git."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("python", "ladder"):
+        found = Path(sys.executable).parent / name
+        if found.exists():
+            (bin_dir / name).symlink_to(found)
+    return str(bin_dir)
+
+
+def _one_git_warning(done: subprocess.CompletedProcess) -> bool:
+    """The run went on without git: no hotspot (the empty log alone decides), one warning, no traceback."""
+    return ("LAD900" not in done.stdout and done.stderr.count("ladder: warning: git") == 1
+            and "Traceback" not in done.stderr)
+
+
+def test_no_git_is_one_warning_and_the_log_decides(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    done = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW, PATH=_no_git_path(tmp_path))
+    assert done.returncode == 0 and _one_git_warning(done), done.stdout + done.stderr
+    assert "git is not installed" in done.stderr
+
+
+def test_a_corrupt_repository_is_one_warning_and_the_log_decides(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    for path in (fresh / ".git" / "objects").rglob("*"):
+        if path.is_file() and path.parent.name != "info":
+            path.unlink()  # every object gone: the refs name commits git cannot read
+    checked = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+    assert checked.returncode == 0 and _one_git_warning(checked), checked.stdout + checked.stderr
+    linted = _flake8(fresh, "-j", "2", "--ladder-no-record")
+    assert "LAD102" in linted.stdout and _one_git_warning(linted), linted.stdout + linted.stderr
+
+
+def test_outside_a_repository_git_is_not_asked(tmp_path):
+    project = tmp_path / "plain"
+    (project / "src").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(PYPROJECT)
+    (project / "src" / "a.py").write_text(nested("price", 6))
+    quiet = ladder(["check"], project)
+    assert quiet.returncode == 0 and "warning" not in quiet.stderr
+    (project / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\nsource = "git"\n')
+    asked = ladder(["check"], project)
+    assert asked.returncode == 0 and asked.stderr.count("not inside a git work tree") == 1, asked.stderr
+
+
+def _recording_git(tmp_path: Path) -> tuple[str, Path]:
+    """A PATH whose git writes each of its commands to a file, then runs the real git."""
+    import shutil
+
+    real = shutil.which("git")
+    bin_dir, calls = tmp_path / "spy", tmp_path / "calls.txt"
+    bin_dir.mkdir()
+    spy = bin_dir / "git"
+    spy.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{real}" "$@"\n')
+    spy.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", calls
+
+
+def test_a_warm_run_reads_no_blob(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    path, calls = _recording_git(tmp_path)
+    cold = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW, PATH=path)
+    cold_calls = calls.read_text()
+    calls.unlink()
+    warm = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW, PATH=path)
+    reads_blobs = re.compile(r"cat-file --batch$", re.MULTILINE)  # --batch-check only asks for sizes
+    assert reads_blobs.search(cold_calls) and not reads_blobs.search(calls.read_text())
+    assert warm.stdout == cold.stdout and _hotspots(warm.stdout)
+
+
+def test_the_json_report_names_the_evidence_from_git(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    done = ladder(["check", "--no-record", "--format", "json"], fresh, LADDER_NOW=NOW)
+    failures = json.loads(done.stdout)["gate"]["failures"]
+    price = next(f for f in failures if f["unit"] == "price" and f["rule"] == "cognitive_max")
+    assert (price["occurrences"], price["distinct_days"]) == (3, 3)
+    assert price["first_seen"].startswith("2026-11-01T10:00:00")  # the commit's time, not a run's
