@@ -223,3 +223,18 @@ def test_the_json_report_names_the_evidence_from_git(checkout, tmp_path):
     price = next(f for f in failures if f["unit"] == "price" and f["rule"] == "cognitive_max")
     assert (price["occurrences"], price["distinct_days"]) == (3, 3)
     assert price["first_seen"].startswith("2026-11-01T10:00:00")  # the commit's time, not a run's
+
+
+def test_the_read_side_shows_the_chronic_hotspots_git_holds(checkout, tmp_path):
+    fresh = clone(checkout, tmp_path / "clone")
+    plain = json.loads(ladder(["summary", "--format", "json"], fresh, LADDER_NOW=NOW).stdout)
+    summary = json.loads(ladder(["summary", "--format", "json", "--from-git"], fresh, LADDER_NOW=NOW).stdout)
+    assert plain["hotspots"] == [] and plain["git_versions"] == 0
+    assert {(h["unit"], h["status"]) for h in summary["hotspots"]} == {("price", "current"), ("total", "current")}
+    assert summary["events"] == 0 and summary["git_versions"] > 0
+    brief = ladder(["brief", "--from-git"], fresh, LADDER_NOW=NOW).stdout
+    assert "'price' in src/shop/pricing.py" in brief and "'total' in src/shop/basket.py" in brief
+    page = tmp_path / "report.html"
+    ladder(["report", "--html", str(page), "--from-git"], fresh, LADDER_NOW=NOW)
+    assert "past versions from git" in page.read_text() and "basket.py" in page.read_text()
+    assert not (fresh / ".ladder" / "history").exists()  # reading writes no history

@@ -16,7 +16,7 @@ from ..errors import LadderError
 
 __all__ = [
     "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "Parser", "command", "add_paths", "add_formats",
-    "warn", "emit", "settings_of", "analyse", "view",
+    "warn", "emit", "settings_of", "analyse", "view", "add_from_git",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -111,8 +111,13 @@ def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, rec
     return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
 
 
-def view(settings: Any) -> Any:
-    """The read side of the history, for the commands that show it."""
+def view(settings: Any, from_git: bool = False) -> Any:
+    """The read side of the history, for the commands that show it (with git's occurrences if asked)."""
     from ..history.view import load_view
 
-    return load_view(settings, warn=warn)
+    return load_view(settings, warn=warn, from_git=from_git)
+
+
+def add_from_git(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from-git", action="store_true",
+                        help="count the past versions git holds of what the code violates now (no log needed)")

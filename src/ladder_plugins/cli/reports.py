@@ -6,13 +6,14 @@ import argparse
 from typing import Any
 
 from ..errors import LadderError
-from .common import EXIT_OK, add_formats, command, emit, settings_of, view, warn
+from .common import EXIT_OK, add_formats, add_from_git, command, emit, settings_of, view, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
 _EXAMPLES = {
     "summary": "  ladder summary                      hotspots, patterns, worst areas and roles, per-day trend\n"
-               "  ladder summary --format markdown    for a CI job summary",
+               "  ladder summary --format markdown    for a CI job summary\n"
+               "  ladder summary --from-git           the chronic hotspots git shows, with no history yet",
     "brief": "  ladder brief                        the known weak spots, for an agent's prompt (4 KB at most)\n"
              "  ladder brief --max-bytes 1500 --top 3",
     "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
@@ -24,30 +25,36 @@ _EXAMPLES = {
 
 
 def add_parsers(sub: Any) -> None:
-    add_formats(command(sub, "summary", "hotspots, patterns, areas, roles, trend", _EXAMPLES["summary"]),
-                "text", "json", "markdown")
-    brief = command(sub, "brief", "the known-weak-spots brief for agent prompts", _EXAMPLES["brief"])
-    brief.add_argument("--max-bytes", type=int, default=4096, help="size limit in bytes (default 4096)")
-    brief.add_argument("--top", type=int, default=5, choices=range(1, 11), metavar="N",
-                       help="at most N entries (default 5)")
-    brief.add_argument("--output", metavar="FILE")
+    summary = command(sub, "summary", "hotspots, patterns, areas, roles, trend", _EXAMPLES["summary"])
+    add_formats(summary, "text", "json", "markdown")
+    add_from_git(summary)
+    _brief_parser(command(sub, "brief", "the known-weak-spots brief for agent prompts", _EXAMPLES["brief"]))
     recommend = command(sub, "recommend", "threshold and constraint suggestions from the history",
                         _EXAMPLES["recommend"])
     add_formats(recommend, "text", "json")
     recommend.add_argument("--top", type=int, default=10, metavar="N",
                            help="show the N best evidenced suggestions (default 10)")
-    command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"]).add_argument(
-        "--html", metavar="FILE", required=True, help="where to write the page")
+    report = command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"])
+    report.add_argument("--html", metavar="FILE", required=True, help="where to write the page")
+    add_from_git(report)
     explain = command(sub, "explain", "explain a rule: what, how it counts, limits", _EXAMPLES["explain"])
     explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
     explain.add_argument("--list", action="store_true", help="list every rule")
+
+
+def _brief_parser(brief: argparse.ArgumentParser) -> None:
+    add_from_git(brief)
+    brief.add_argument("--max-bytes", type=int, default=4096, help="size limit in bytes (default 4096)")
+    brief.add_argument("--top", type=int, default=5, choices=range(1, 11), metavar="N",
+                       help="at most N entries (default 5)")
+    brief.add_argument("--output", metavar="FILE")
 
 
 def _summary(args: argparse.Namespace) -> int:
     from ..reports.summary import summary_json, summary_markdown, summary_text
 
     render = {"text": summary_text, "json": summary_json, "markdown": summary_markdown}[args.format]
-    emit(render(view(settings_of(args))), args.output)
+    emit(render(view(settings_of(args), args.from_git)), args.output)
     return EXIT_OK
 
 
@@ -56,7 +63,7 @@ def _brief(args: argparse.Namespace) -> int:
 
     if args.max_bytes < 64:
         raise LadderError(f"--max-bytes {args.max_bytes}: expected at least 64")
-    emit(make_brief(view(settings_of(args)), max_bytes=args.max_bytes, top=args.top), args.output)
+    emit(make_brief(view(settings_of(args), args.from_git), max_bytes=args.max_bytes, top=args.top), args.output)
     return EXIT_OK
 
 
@@ -77,7 +84,7 @@ def _report(args: argparse.Namespace) -> int:
     from ..reports.html import html_report
 
     settings = settings_of(args)
-    emit(html_report(view(settings), settings.repo_id), args.html)
+    emit(html_report(view(settings, args.from_git), settings.repo_id), args.html)
     print(f"wrote {args.html}")
     return EXIT_OK
 

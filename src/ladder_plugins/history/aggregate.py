@@ -260,6 +260,15 @@ class Aggregate:
             for seen in self.pending.pop(key):
                 self._sight(key, seen)
 
+    def add_versions(self, events: Iterable[Event]) -> "Aggregate":
+        """Past versions read from git: they join their fingerprints' versions, never the event count, the
+        per-day run counts or the observations (they were seen by no run)."""
+        for event in events:
+            stats = FingerprintStats.of_event(event, self.track_runs)
+            stats.events, stats.observations = 0, {}
+            self._merge_stats(event.fingerprint, stats)
+        return self
+
     def add_all(self, records: Iterable[Record]) -> "Aggregate":
         for record in records:
             self.add(record)

@@ -116,7 +116,8 @@ def _with_run(history: Aggregate, fp: str, events: Sequence[Event], settings: Se
     combined = Aggregate(settings.recurrence.count == "runs")
     if fp in history.fingerprints:
         combined.fingerprints[fp] = history.fingerprints[fp].copy()
-    combined.add_all(events)
+    combined.add_versions(e for e in events if e.tool == "git")
+    combined.add_all(e for e in events if e.tool != "git")
     return recurrence_of(fp, combined.fingerprints[fp], settings, now)
 
 

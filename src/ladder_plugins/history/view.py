@@ -11,6 +11,7 @@ say what was last seen, and when.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from collections import Counter
@@ -56,6 +57,15 @@ class HistoryView:
     resolved: tuple[Recurrence, ...] = ()
     #: the current code's red violations by fingerprint, or ``None`` when the code was not checked
     current: Optional[Mapping[str, Current]] = None
+    #: past versions read from git (``--from-git``), counted with the log's events
+    git_versions: int = 0
+
+    @property
+    def sources(self) -> str:
+        """``12 events`` or ``12 events and 9 past versions from git``: what the counts are made of."""
+        git = f" and {self.git_versions} past version{'s' if self.git_versions != 1 else ''} from git" \
+            if self.git_versions else ""
+        return f"{self.events} events{git}"
 
     @property
     def checked(self) -> bool:
@@ -68,7 +78,8 @@ class HistoryView:
     def to_json(self) -> dict:
         return {
             "schema": "ladder-summary", "version": 1, "now": self.now, "count": self.count_mode,
-            "events": self.events, "oldest": self.oldest, "newest": self.newest, "checked": self.checked,
+            "events": self.events, "git_versions": self.git_versions, "oldest": self.oldest, "newest": self.newest,
+            "checked": self.checked,
             "hotspots": [self._hotspot_json(r) for r in self.hotspots],
             "resolved": [dict(_recurrence_json(r), status="resolved") for r in self.resolved],
             "patterns": [p.to_json() for p in self.patterns],
@@ -179,17 +190,20 @@ def current_state(settings: Settings, paths: Iterable[str], *, use_cache: bool =
     return found
 
 
-def load_view(settings: Settings, warn=None, *, check: bool = True) -> HistoryView:
+def load_view(settings: Settings, warn=None, *, check: bool = True, from_git: bool = False) -> HistoryView:
     """The view of this project's history now (``LADDER_NOW`` respected), its hotspots checked
-    against the current code unless ``check`` is false. Writes nothing but the analysis cache."""
+    against the current code unless ``check`` is false; with ``from_git``, the past versions git
+    holds of what the code violates now count too. Writes nothing but the analysis cache."""
     from .run import now_utc
     from .store import HistoryStore
 
     aggregate = HistoryStore(settings, warn=warn).peek()
     when = now_utc()
+    versions = _git_occurrences(settings, when, warn) if from_git else []
+    aggregate.add_versions(versions)
     recs = recurrences(aggregate, settings, when)
     current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], warn) if check else None
-    return build_view(aggregate, settings, when, current, recs)
+    return dataclasses.replace(build_view(aggregate, settings, when, current, recs), git_versions=len(versions))
 
 
 def _checked(settings: Settings, hot: list[Recurrence], warn: Optional[Callable[[str], None]]) -> dict[str, Current]:
@@ -200,3 +214,21 @@ def _checked(settings: Settings, hot: list[Recurrence], warn: Optional[Callable[
     for message in access.warnings:
         (warn or (lambda _: None))(message)
     return current_state(settings, {r.path for r in hot}, use_cache=access.cache, warn=warn)
+
+
+def _git_occurrences(settings: Settings, now: datetime, warn: Optional[Callable[[str], None]]) -> list:
+    """Red events of the past versions git holds of every fingerprint the current code violates."""
+    from ..analysis.analyzer import Analyzer
+    from ..analysis.discovery import default_paths
+    from .events import events_from_violations
+    from .evidence import GitEvidence
+    from .preflight import check_write_access
+    from .run import RunContext
+
+    access = check_write_access(settings, record=False, cache=True)
+    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
+    found = analyzer.paths([settings.root / p for p in default_paths(settings)]).violations
+    run = RunContext("read", "cli", settings.mode, now, settings.repo_id)
+    asked = settings.replace(recurrence=dataclasses.replace(settings.recurrence, source="both"))
+    evidence = GitEvidence(asked, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=now)
+    return evidence.prior(events_from_violations(found, run))

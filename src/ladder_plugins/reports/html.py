@@ -102,7 +102,7 @@ def html_report(view: HistoryView, project: str) -> str:
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>ladder report: {_e(project)}</title><style>{_STYLE}</style></head><body>"
         f"<h1>ladder report: {_e(project)}</h1>"
-        f'<p class="muted">{view.events} events, {_e(view.oldest or "-")} to {_e(view.newest or "-")}; '
+        f'<p class="muted">{_e(view.sources)}, {_e(view.oldest or "-")} to {_e(view.newest or "-")}; '
         f"occurrences counted by {_e(view.count_mode)}; generated {_e(view.now)}</p>"
         f"<h2>Trend per day</h2><p class=\"muted\">fingerprints red and yellow in each day's last run, "
         f"and the day's occurrences</p>{_chart(view.trend)}"

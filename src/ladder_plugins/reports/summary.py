@@ -86,7 +86,7 @@ def _text_sections(view: HistoryView) -> list[tuple[str, list[str]]]:
 
 
 def summary_text(view: HistoryView) -> str:
-    head = (f"history: {view.events} events, {view.oldest or '-'} .. {view.newest or '-'} "
+    head = (f"history: {view.sources}, {view.oldest or '-'} .. {view.newest or '-'} "
             f"(occurrences counted by {view.count_mode})")
     return "\n".join([head] + [line for title, lines in _text_sections(view) for line in _section(title, lines)])
 
@@ -120,7 +120,7 @@ def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list]]]:
 
 
 def summary_markdown(view: HistoryView) -> str:
-    lines = ["## ladder summary", "", f"{view.events} events, occurrences counted by {view.count_mode}; per day: "
+    lines = ["## ladder summary", "", f"{view.sources}, occurrences counted by {view.count_mode}; per day: "
              "fingerprints red and yellow in the day's last run.", ""]
     for title, head, rows in _md_sections(view):
         lines += [f"### {title}", ""] + _md_table(head, rows)
