@@ -24,6 +24,7 @@ import sysconfig
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -52,8 +53,10 @@ class Case:
     def measure(self) -> None:
         if self.before:
             self.before()
+        # As installed packages are: with their bytecode cached (some sandboxes set PYTHONDONTWRITEBYTECODE).
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         out = subprocess.run([sys.executable, "-c", _MEASURE, str(self.cwd), *self.argv],
-                             capture_output=True, text=True, check=True).stdout.split()
+                             capture_output=True, text=True, check=True, env=env).stdout.split()
         self.walls.append(float(out[0]))
         self.rss.append(int(out[1]))
 
@@ -314,16 +317,37 @@ def report(name: str, measured: list[Case]) -> None:
         print(f"\npeak RSS, ladder check -j1 cold vs radon cc: {max(cold.rss) / max(radon.rss):.2f}x (target <= 1.5x)")
 
 
+def git_figures(runs: int) -> None:
+    """Recurrence from git on a long history: warm against the log alone, and cold."""
+    sys.path.insert(0, str(HERE))
+    import git_history
+
+    os.environ["LADDER_NOW"] = (git_history.END + timedelta(hours=6)).isoformat()
+    try:
+        measured = git_history.cases(WORK, Case, _tool("ladder"))
+        for _ in range(runs):
+            for case in measured:
+                case.measure()
+        report(f"Recurrence from git: {git_history.describe(WORK)}", measured)
+    finally:
+        del os.environ["LADDER_NOW"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-django", action="store_true")
     parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
     parser.add_argument("--only-growth", action="store_true", help="only the history growth figures")
+    parser.add_argument("--only-git", action="store_true", help="only the recurrence-from-git figures")
     args = parser.parse_args()
     if args.only_growth:
         WORK.mkdir(parents=True, exist_ok=True)
         history_growth(args.runs)
+        return 0
+    if args.only_git:
+        WORK.mkdir(parents=True, exist_ok=True)
+        git_figures(args.runs)
         return 0
     WORK.mkdir(parents=True, exist_ok=True)
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}")
@@ -346,6 +370,7 @@ def main() -> int:
         print(f"- {size} events: median {wall:.2f} s")
     print(f"- ratio largest/smallest: {scaling[-1][1] / scaling[0][1]:.2f}x (target <= 1.5x)")
     history_growth(args.runs)
+    git_figures(args.runs)
     return 0
 
 

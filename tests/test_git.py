@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -193,8 +194,6 @@ def test_outside_a_repository_git_is_not_asked(tmp_path):
 
 def _recording_git(tmp_path: Path) -> tuple[str, Path]:
     """A PATH whose git writes each of its commands to a file, then runs the real git."""
-    import shutil
-
     real = shutil.which("git")
     bin_dir, calls = tmp_path / "spy", tmp_path / "calls.txt"
     bin_dir.mkdir()
@@ -238,3 +237,16 @@ def test_the_read_side_shows_the_chronic_hotspots_git_holds(checkout, tmp_path):
     ladder(["report", "--html", str(page), "--from-git"], fresh, LADDER_NOW=NOW)
     assert "past versions from git" in page.read_text() and "basket.py" in page.read_text()
     assert not (fresh / ".ladder" / "history").exists()  # reading writes no history
+
+
+def test_a_cold_walk_in_processes_finds_what_one_process_finds(tmp_path):
+    """Enough past versions (3 files x 25 commits) that `ladder check` measures them in worker processes."""
+    repo = new_repo(tmp_path / "busy")
+    for n in range(25):
+        commit(repo, {f"src/shop/m{i}.py": nested(f"f{i}", 5 + (n + i) % 3, extra=n) for i in range(3)},
+               f"2026-11-{1 + n // 9:02d}T{10 + n % 9:02d}:00:00Z")
+    serial = ladder(["check", "--no-record", "--format", "json", "-j", "1"], repo, LADDER_NOW=NOW)
+    shutil.rmtree(repo / ".ladder")
+    parallel = ladder(["check", "--no-record", "--format", "json", "-j", "2"], repo, LADDER_NOW=NOW)
+    failures = json.loads(serial.stdout)["gate"]["failures"]
+    assert len(failures) == 9 and json.loads(parallel.stdout)["gate"]["failures"] == failures

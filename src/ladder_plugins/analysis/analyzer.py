@@ -218,16 +218,33 @@ class Analyzer:
         return UnitReport(unit.name, unit.key, unit.line, unit.end_line, MappingProxyType(metrics),
                           unit.is_test, unit.is_public)
 
-    def _measure(self, source: ParsedSource) -> FileReport:
+    def parse(self, source: Union[str, bytes], path: str) -> ParsedSource:
+        """One file parsed, its role resolved and its units found, for :meth:`measure`; raises
+        :class:`SourceError` (or ``RecursionError``) when it cannot be analysed."""
+        return self._parse(source, path, None, (None, False))
+
+    def measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None, *,
+                file_rules: bool = True) -> FileReport:
+        """The report of ``units`` of a parsed file (all by default) and, with ``file_rules``, of the file;
+        bad suppressions are reported only when every unit is measured."""
+        return self._measure(source, units, file_rules)
+
+    def _measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None,
+                 file_rules: bool = True) -> FileReport:
         judge = _Judge(source, self.settings, self.rules, self.hashes)
-        reports = tuple(self._unit(judge, unit, source) for unit in source.units)
-        file_metrics = _merge(self.pm.hook.ladder_file_metrics(source=source))
-        for rule in self.file_rules:
-            judge.judge(rule, None, file_metrics)
-        judge.report_bad_suppressions(source.units)
+        reports = tuple(self._unit(judge, unit, source) for unit in (source.units if units is None else units))
+        file_metrics = self._file_metrics(judge, source) if file_rules else {}
+        if units is None:
+            judge.report_bad_suppressions(source.units)
         found = tuple(sorted(judge.found, key=lambda v: (v.line, self.order.get(v.code, 0))))
         return FileReport(source.path, source.role, MappingProxyType(file_metrics), reports, found,
                           tuple(judge.suppressed))
+
+    def _file_metrics(self, judge: _Judge, source: ParsedSource) -> dict[str, Optional[float]]:
+        file_metrics = _merge(self.pm.hook.ladder_file_metrics(source=source))
+        for rule in self.file_rules:
+            judge.judge(rule, None, file_metrics)
+        return file_metrics
 
     def file(self, file: SourceFile) -> FileReport:
         """Read and analyse one discovered file; unreadable files come back skipped."""

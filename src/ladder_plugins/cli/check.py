@@ -49,6 +49,7 @@ def _metrics(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from ..analysis.parallel import default_jobs
     from ..history.evidence import GitEvidence
     from ..history.recorder import Recorder
     from ..history.run import RunContext
@@ -57,6 +58,7 @@ def _check(args: argparse.Namespace) -> int:
     run = RunContext.create("cli", settings.mode, settings.repo_id)
     result, access, warn = analyse(args, settings, record=not args.no_record)
     evidence = GitEvidence.for_run(settings, use_cache=access.cache, warn=warn, now=run.now)
+    evidence.blobs.jobs = getattr(args, "jobs", None) or default_jobs()
     evidence.check()
     outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)

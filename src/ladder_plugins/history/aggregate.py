@@ -263,10 +263,11 @@ class Aggregate:
     def add_versions(self, events: Iterable[Event]) -> "Aggregate":
         """Past versions read from git: they join their fingerprints' versions, never the event count, the
         per-day run counts or the observations (they were seen by no run)."""
-        for event in events:
-            stats = FingerprintStats.of_event(event, self.track_runs)
-            stats.events, stats.observations = 0, {}
-            self._merge_stats(event.fingerprint, stats)
+        for e in events:
+            stats = FingerprintStats(e.path, e.unit_name, e.rule_key, e.role, e.metric_family, e.timestamp,
+                                     e.timestamp, e.actual, e.limit, e.line, 0,
+                                     {e.version: [e.timestamp, e.timestamp, e.actual]})
+            self._merge_stats(e.fingerprint, stats)
         return self
 
     def add_all(self, records: Iterable[Record]) -> "Aggregate":

@@ -1,32 +1,66 @@
 """The red violations of a file as one git blob holds it, found once per blob (DESIGN §10).
 
-A blob never changes, so what the analysis finds in it, for the path the file has
-now and under the current settings, is kept in the analysis cache keyed by the blob
-id (and, through the cache's own key, by the settings, the plugins and the package
-version): a warm run asks git for no blob at all. Entries are validated when read;
-one of the wrong shape is set aside like any damaged cache entry.
+Only what the gate asks about is measured: the units (and, if asked, the file rules)
+whose fingerprints the run violates now, not every unit of every past version. A
+unit whose text (with its decorators) is the same as in a version already measured
+in this process, in a file of the same role, has the same findings, so it is
+measured once however many commits kept it unchanged.
+
+A blob never changes, so what was found in it, for the path the file has now and
+under the current settings, is kept in the analysis cache by blob id, together with
+which units were measured: one entry per file (its key covers the path, the
+settings, the plugins and the package version), so a warm run reads one entry per
+file and asks git for no blob at all. Entries are validated when read; one of the
+wrong shape is set aside like any damaged cache entry.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional
 
 from ..config import Settings
+from ..errors import SourceError
 from .git import Repository
 
-__all__ = ["BlobFindings", "Row"]
+__all__ = ["BlobFindings", "Row", "Wanted"]
 
 _MAX_BLOB = 16 << 20  # larger files are not source the history means
-_ENTRY = "git-blob-1"
+_ENTRY = "git-findings-1"
+_MAX_PER_FILE = 2000  # blobs kept per file: well over git_max_commits
 
 #: One red violation of a blob: code, unit, line, role, actual, limit, fingerprint, unit hash.
 Row = list[Any]
 
 
-def _valid_row(row: Any) -> bool:
-    return (isinstance(row, list) and len(row) == 8 and isinstance(row[0], str) and isinstance(row[6], str)
-            and isinstance(row[7], str) and isinstance(row[2], int) and isinstance(row[3], str)
-            and all(v is None or isinstance(v, (int, float)) for v in row[4:6]))
+@dataclass(frozen=True)
+class Wanted:
+    """What to measure in a file's past versions: these unit keys, and the file rules or not."""
+
+    units: frozenset[str]
+    file: bool = False
+
+    def covered_by(self, entry: Mapping[str, Any]) -> bool:
+        return self.units <= set(entry["units"]) and (entry["file"] or not self.file)
+
+    def union(self, entry: Optional[Mapping[str, Any]]) -> "Wanted":
+        if entry is None:
+            return self
+        return Wanted(self.units | set(entry["units"]), self.file or entry["file"])
+
+
+#: What to measure in one file's blobs, and the blobs (id, bytes).
+Task = tuple[Wanted, list[tuple[str, bytes]]]
+
+
+def _valid(entry: Any) -> bool:
+    """The shape of an entry; its rows are ours (the cache checks each entry's digest), so not re-checked."""
+    return (isinstance(entry, dict) and isinstance(entry.get("red"), list) and isinstance(entry.get("file"), bool)
+            and isinstance(entry.get("units"), list))
+
+
+def _row(v: Any) -> Row:
+    return [v.code, v.unit, v.line, v.role, v.actual, v.limit, v.fingerprint, v.unit_hash]
 
 
 class BlobFindings:
@@ -34,10 +68,12 @@ class BlobFindings:
 
     def __init__(self, settings: Settings, cache: Any = None, pm: Any = None) -> None:
         self.settings = settings
+        self.jobs = 1  # processes for a cold walk; front ends that analyse in parallel raise it
         self.cache = cache  # an AnalysisCache, or None
         self._pm = pm
         self._analyzer: Any = None
-        self._rows: dict[tuple[str, str], list[Row]] = {}
+        self._files: dict[str, dict[str, dict[str, Any]]] = {}  # path -> blob id -> entry
+        self._units: dict[tuple[Any, ...], list[Row]] = {}  # unit text and context -> its rows
 
     def analyzer(self) -> Any:
         """The analyzer for blobs, also the run's rules by code."""
@@ -47,38 +83,137 @@ class BlobFindings:
             self._analyzer = Analyzer(self.settings, self._pm)  # no content cache: entries are kept per blob
         return self._analyzer
 
-    def rows(self, repo: Repository, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], list[Row]]:
-        """The red violations of each (blob, path); blobs neither remembered nor cached are read in one stream."""
-        missing = [pair for pair in dict.fromkeys(pairs) if pair not in self._rows and not self._remember(pair)]
-        if missing:
-            contents = repo.blobs([blob for blob, _ in missing], _MAX_BLOB)
-            for blob, rel in missing:
-                self._rows[(blob, rel)] = self._analyse(contents.get(blob), blob, rel)
-        return self._rows
+    def rows(self, repo: Repository, pairs: Iterable[tuple[str, str]],
+             wanted: Mapping[str, Wanted]) -> dict[tuple[str, str], list[Row]]:
+        """The red violations of each (blob, path) among what ``wanted`` asks of the path; blobs neither
+        remembered nor cached with all of it are read in one stream."""
+        pairs = list(dict.fromkeys(pairs))
+        todo = [pair for pair in pairs if not self._known(pair, wanted[pair[1]])]
+        if todo:
+            self._fill(repo, todo, wanted)
+            self._save_all(pairs, {rel for _, rel in todo})
+        return {(blob, rel): self._file(rel)[blob]["red"] for blob, rel in pairs if blob in self._file(rel)}
 
-    def _key(self, blob: str, rel: str) -> str:
-        return self.cache.key(f"{_ENTRY}:{blob}".encode("ascii"), rel, _ENTRY)
+    def _fill(self, repo: Repository, todo: list[tuple[str, str]], wanted: Mapping[str, Wanted]) -> None:
+        """Analyse the blobs of ``todo``, grouped by file (so a unit kept unchanged is measured once),
+        in ``jobs`` processes when there are enough of them."""
+        contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB)
+        tasks = self._tasks(todo, contents, wanted)
+        for rel, found in _measure_all(self, tasks):
+            want = tasks[rel][0]
+            for blob, rows in found.items():
+                self._file(rel)[blob] = {"units": sorted(want.units), "file": want.file, "red": rows}
 
-    def _remember(self, pair: tuple[str, str]) -> bool:
-        """Whether the cache had the pair (now remembered)."""
+    def _tasks(self, todo: list[tuple[str, str]], contents: Mapping[str, Optional[bytes]],
+               wanted: Mapping[str, Wanted]) -> dict[str, Task]:
+        """Per file: what to measure (what is asked now, and what its entries had) and its blobs' bytes."""
+        tasks: dict[str, Task] = {}
+        for blob, rel in todo:
+            data = contents.get(blob)
+            if data is not None:  # missing or too large: nothing known, nothing cached
+                tasks.setdefault(rel, (wanted[rel].union(self._file(rel).get(blob)), []))[1].append((blob, data))
+        return tasks
+
+    def _known(self, pair: tuple[str, str], want: Wanted) -> bool:
+        entry = self._file(pair[1]).get(pair[0])
+        return entry is not None and want.covered_by(entry)
+
+    def _key(self, rel: str) -> str:
+        return self.cache.key(_ENTRY.encode("ascii"), rel, _ENTRY)
+
+    def _file(self, rel: str) -> dict[str, dict[str, Any]]:
+        """Blob id -> entry, for the versions of ``rel`` seen so far (read from the cache once)."""
+        found = self._files.get(rel)
+        if found is None:
+            found = self._files[rel] = self._cached(rel)
+        return found
+
+    def _cached(self, rel: str) -> dict[str, dict[str, Any]]:
         if self.cache is None:
-            return False
-        key = self._key(*pair)
-        entry = self.cache.get(key)
-        if entry is None:
-            return False
-        rows = entry.get("red")
-        if not isinstance(rows, list) or not all(_valid_row(row) for row in rows):
+            return {}
+        key = self._key(rel)
+        data = self.cache.get(key)
+        if data is None:
+            return {}
+        blobs = data.get("blobs")
+        if not isinstance(blobs, dict) or not all(isinstance(b, str) and _valid(e) for b, e in blobs.items()):
             self.cache.discard(key, "unexpected content")
-            return False
-        self._rows[pair] = rows
-        return True
+            return {}
+        return blobs
 
-    def _analyse(self, data: Optional[bytes], blob: str, rel: str) -> list[Row]:
-        if data is None:  # missing or too large: nothing known, nothing cached
-            return []
-        report = self.analyzer().source(data, rel)
-        rows = [[v.code, v.unit, v.line, v.role, v.actual, v.limit, v.fingerprint, v.unit_hash] for v in report.red]
-        if self.cache is not None:
-            self.cache.put(self._key(blob, rel), {"red": rows})
+    def _save_all(self, pairs: list[tuple[str, str]], files: set[str]) -> None:
+        for rel in sorted(files):
+            self._save(rel, {blob for blob, path in pairs if path == rel})
+
+    def _save(self, rel: str, asked: set[str]) -> None:
+        """One cache entry per file; the blobs just asked for are kept first when it is full."""
+        if self.cache is None:
+            return
+        blobs = self._file(rel)
+        keep = sorted(blobs, key=lambda blob: blob not in asked)[:_MAX_PER_FILE]
+        self.cache.put(self._key(rel), {"blobs": {blob: blobs[blob] for blob in keep}})
+
+    def measure_file(self, rel: str, want: Wanted, blobs: list[tuple[str, bytes]]) -> dict[str, list[Row]]:
+        """Blob id -> the rows of each version of one file."""
+        return {blob: self._measure(data, rel, want) for blob, data in blobs}
+
+    def _measure(self, data: bytes, rel: str, want: Wanted) -> list[Row]:
+        analyzer = self.analyzer()
+        try:
+            parsed = analyzer.parse(data, rel)
+        except (SourceError, RecursionError, MemoryError):
+            return []  # a version that does not parse (or a skipped role) has no violations to count
+        rows: list[Row] = []
+        for unit in (u for u in parsed.units if u.key in want.units):
+            rows += self._unit_rows(analyzer, parsed, unit)
+        if want.file:
+            rows += [_row(v) for v in analyzer.measure(parsed, [], file_rules=True).red]
         return rows
+
+    def _unit_rows(self, analyzer: Any, parsed: Any, unit: Any) -> list[Row]:
+        """A unit's rows, measured once per distinct text (its line is this version's)."""
+        first = min([unit.line] + [d.lineno for d in getattr(unit.node, "decorator_list", [])])
+        text = "\n".join(parsed.lines[first - 1:unit.end_line])
+        memo = (parsed.path, parsed.role, unit.key, unit.is_public, unit.is_test, text)
+        found = self._units.get(memo)
+        if found is None:
+            found = self._units[memo] = [_row(v) for v in analyzer.measure(parsed, [unit], file_rules=False).red]
+        return [[*row[:2], unit.line, *row[3:]] for row in found]
+
+
+_MIN_PARALLEL = 64  # blobs below which starting worker processes costs more than it saves
+_WORKER: dict[str, Any] = {}  # a worker process's BlobFindings; the parent never touches it
+
+
+def _measure_all(findings: BlobFindings, tasks: Mapping[str, Task]) -> Any:
+    """(path, blob id -> rows) for every file of ``tasks``, in worker processes when it pays."""
+    # the longest histories first: the workers finish together
+    work = sorted(((rel, want, blobs) for rel, (want, blobs) in tasks.items()), key=lambda task: -len(task[2]))
+    if not _pays(findings.jobs, work):
+        return [(rel, findings.measure_file(rel, want, blobs)) for rel, want, blobs in work]
+    return _in_processes(findings, work)
+
+
+def _in_processes(findings: BlobFindings, work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> Any:
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = min(findings.jobs, len(work))
+    # Settings hold mapping proxies, which do not pickle: each worker reads them from the root, as --jobs does.
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=(str(findings.settings.root),)) as pool:
+        return list(zip((rel for rel, _, _ in work), pool.map(_measure_task, work)))
+
+
+def _pays(jobs: int, work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> bool:
+    return jobs > 1 and len(work) > 1 and sum(len(blobs) for _, _, blobs in work) >= _MIN_PARALLEL
+
+
+def _start(root: str) -> None:
+    from pathlib import Path
+
+    from ..config import load_settings
+
+    _WORKER["findings"] = BlobFindings(load_settings(Path(root)))
+
+
+def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, list[Row]]:
+    return _WORKER["findings"].measure_file(*task)

@@ -25,7 +25,6 @@ is one warning and the log alone decides; a shallow clone is said once, with the
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,7 +33,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 from ..analysis.identity import HASH_VERSION
 from ..config import Settings
 from ..errors import ConfigError
-from .blobs import BlobFindings, Row
+from .blobs import BlobFindings, Row, Wanted
 from .events import SCHEMA_VERSION, Event
 from .git import Commits, FileVersion, GitUnavailable, Repository
 from .run import format_timestamp, now_utc, parse_timestamp
@@ -66,6 +65,13 @@ class _Found:
     commits: Any = False
     base: Any = False
     renames: Optional[dict[str, str]] = None
+    log: Any = None  # the LogCache, once the window's start is known
+    start: Optional[int] = None
+    window: str = ""  # HEAD and window start: the key of answers for this window
+
+
+#: A past version's finding: its row, the commit, the commit's time.
+Found = tuple[Row, str, int]
 
 
 class GitEvidence:
@@ -114,7 +120,7 @@ class GitEvidence:
             return None  # not a git project: the log alone, and nothing to say
         try:
             repo = Repository.discover(root)
-            if not repo.has_commits():
+            if repo.head() is None:
                 return None  # a repository without commits has no history to read
         except GitUnavailable as exc:
             self._warn(f"git: {exc}; recurrence uses the stored history alone")
@@ -129,7 +135,7 @@ class GitEvidence:
         self.repository()
         if self.uses_git:
             try:
-                self._window()
+                self._window()  # forked workers inherit the commits
             except GitUnavailable as exc:
                 self._fail(exc)
 
@@ -149,10 +155,7 @@ class GitEvidence:
         """Red events, one per past version from git, of the fingerprints ``events`` has red."""
         if not self.uses_git:
             return []
-        wanted: dict[str, set[str]] = {}
-        for event in events:
-            if event.severity == "red":
-                wanted.setdefault(event.path, set()).add(event.fingerprint)
+        wanted = _wanted(events)
         if not wanted or self.repository() is None:
             return []
         try:
@@ -165,11 +168,49 @@ class GitEvidence:
         self._warn(f"git: {exc}; recurrence uses the stored history alone")
         self._found.repo = None
 
-    def _prior(self, wanted: Mapping[str, set[str]]) -> list[Event]:
+    def _prior(self, wanted: Mapping[str, _Asked]) -> list[Event]:
+        """One event per (fingerprint, version), dated by the version's earliest commit: all recurrence reads.
+
+        The answer for this HEAD, window and set of fingerprints is kept in the cache too (one entry per
+        call: a whole ``ladder check``, or one file of flake8)."""
+        found = self._cached_prior(wanted)
+        if found is None:
+            found = self._walk(wanted)
+            self._store_prior(wanted, found)
+        return [self._event(row, rel, commit, time) for rel, items in found.items() for row, commit, time in items]
+
+    def _walk(self, wanted: Mapping[str, _Asked]) -> dict[str, list[Found]]:
+        """Per file: (row, commit, time) of the earliest commit of each (fingerprint, version) asked about."""
         versions = self._versions(wanted)
-        rows = self._rows([(v.blob, rel) for rel, v in versions])
-        return [self._event(row, rel, version) for rel, version in versions
-                for row in rows.get((version.blob, rel), ()) if row[6] in wanted[rel]]
+        rows = self._rows([(v.blob, rel) for rel, v in versions], wanted) if versions else {}
+        walked: dict[str, list[Found]] = {rel: [] for rel in wanted}
+        for (rel, _, _), item in sorted(_earliest(versions, rows, wanted).items()):
+            walked[rel].append(item)
+        return walked
+
+    def _prior_key(self, wanted: Mapping[str, _Asked]) -> Optional[str]:
+        cache, window = self.blobs.cache, self._found.window
+        if cache is None or not window:
+            return None
+        asked = sorted((rel, sorted(a.fingerprints)) for rel, a in wanted.items())
+        return cache.key(b"git-prior-1", "", f"{window}|{self.settings.recurrence.git_max_commits}|{asked}")
+
+    def _cached_prior(self, wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
+        if self._start() is None:
+            return {}
+        key = self._prior_key(wanted)
+        entry = self.blobs.cache.get(key) if key else None
+        if entry is None:
+            return None
+        found = _decode_found(entry, wanted)
+        if found is None:
+            self.blobs.cache.discard(key, "unexpected content")
+        return found
+
+    def _store_prior(self, wanted: Mapping[str, _Asked], found: Mapping[str, list[Found]]) -> None:
+        key = self._prior_key(wanted)
+        if key:
+            self.blobs.cache.put(key, {"found": {rel: [list(i) for i in items] for rel, items in found.items()}})
 
     def _versions(self, files: Iterable[str]) -> list[tuple[str, FileVersion]]:
         """(path now, version) of every version of ``files`` in the window."""
@@ -179,18 +220,32 @@ class GitEvidence:
         limit = self.settings.recurrence.git_max_commits
         return [(rel, v) for rel in sorted(files) for v in commits.versions_of(repo.to_repo(rel), limit)]
 
-    def _rows(self, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], list[Row]]:
+    def _rows(self, pairs: Iterable[tuple[str, str]], wanted: Mapping[str, _Asked]) -> dict[tuple[str, str], list[Row]]:
         repo = self.repository()
         assert repo is not None
-        return self.blobs.rows(repo, pairs)
+        return self.blobs.rows(repo, pairs, {rel: asked.measure for rel, asked in wanted.items()})
 
     def _window(self) -> Optional[Commits]:
+        """The window's commits: from the cache when it holds them for this HEAD, else from git log."""
         if self._found.commits is False:
-            since, repo = self._since(), self.repository()
-            self._found.commits = None if since is None or repo is None else repo.commits(int(since.timestamp()))
+            start = self._start()
+            self._found.commits = None if start is None else self._found.log.commits(start)
         return self._found.commits
 
-    def _since(self) -> Optional[datetime]:
+    def _start(self) -> Optional[int]:
+        """Where the window starts (``None``: git has nothing to count); sets the window's cache key."""
+        if self._found.log is None:
+            repo = self.repository()
+            if repo is None:
+                return None
+            self._found.log = LogCache(self.blobs.cache, repo)
+            since = self._since(self._found.log)
+            # From the start of that UTC day: a key that holds all day. Recurrence applies retention itself.
+            self._found.start = None if since is None else int(since.timestamp()) // 86400 * 86400
+            self._found.window = f"{self._found.log.head}|{self._found.start}"
+        return self._found.start
+
+    def _since(self, log: "LogCache") -> Optional[datetime]:
         """The start of the window; ``None`` when git has nothing to count (not adopted in a commit)."""
         from datetime import timedelta
 
@@ -200,28 +255,25 @@ class GitEvidence:
             return floor
         if given is not None:
             return max(floor, parse_timestamp(given, source="[tool.ladder.recurrence] git_since"))
-        adopted = self._adopted()
-        return None if adopted is None else max(floor, adopted)
-
-    def _adopted(self) -> Optional[datetime]:
-        repo, config = self.repository(), self.settings.config_file
-        if repo is None or config is None or not config.is_file():
+        config = self.settings.config_file
+        if config is None or not config.is_file():
             return None
         try:
             rel = config.relative_to(self.settings.root).as_posix()
         except ValueError:
             return None
-        stamp = repo.introduced("[tool.ladder", rel)
-        return None if stamp is None else datetime.fromtimestamp(stamp, timezone.utc)
+        stamp = log.adopted(rel)
+        return None if stamp is None else max(floor, datetime.fromtimestamp(stamp, timezone.utc))
 
-    def _event(self, row: Row, rel: str, version: FileVersion) -> Event:
+    def _event(self, row: Row, rel: str, commit: str, time: int) -> Event:
         """A red event of a past version, dated by its commit (never later than this run)."""
         code, unit, line, role, actual, limit, fingerprint, unit_hash = row
         rule = self._rule(code)
-        when = min(datetime.fromtimestamp(version.time, timezone.utc), self.now)
+        when = min(datetime.fromtimestamp(time, timezone.utc), self.now)
         return Event(
-            schema_version=SCHEMA_VERSION, event_id=uuid.uuid4().hex, timestamp=format_timestamp(when),
-            repo_id=self.settings.repo_id, run_id=f"git:{version.commit}", tool="git", mode=self.mode, path=rel,
+            # never recorded, so its id only has to be unique among git's: the commit and the fingerprint
+            schema_version=SCHEMA_VERSION, event_id=f"git:{commit}:{fingerprint}", timestamp=format_timestamp(when),
+            repo_id=self.settings.repo_id, run_id=f"git:{commit}", tool="git", mode=self.mode, path=rel,
             unit_name=unit, line=line, role=role, rule_key=rule.key if rule else code,
             metric_family=rule.family if rule else "plugin", scope=rule.scope if rule else "unit",
             severity="red", actual=actual, limit=limit, delta=None if actual is None or limit is None
@@ -238,12 +290,12 @@ class GitEvidence:
         """The base's red violations of the files ``events`` has red; ``None`` when there is no base."""
         if self.mode != "new":
             return None
-        files = sorted({e.path for e in events if e.severity == "red"})
-        base = self._base_commit()
+        wanted = _wanted(events)
+        base = self._base_commit() if wanted else None
         if base is None:
             return None
         try:
-            return Baseline(base, self._base_values(base, files))
+            return Baseline(base, self._base_values(base, wanted))
         except GitUnavailable as exc:
             self._warn(f"git: {exc}; mode new compares with nothing, only the recurrence gate applies")
             self._found.base = None
@@ -273,10 +325,10 @@ class GitEvidence:
                        f"master){hint}; pass --base REF or set [tool.ladder] base; only the recurrence gate applies")
         return base
 
-    def _base_values(self, base: str, files: Sequence[str]) -> dict[str, Optional[float]]:
-        """Fingerprint -> value of the red violations the base had in ``files`` (renames followed)."""
-        pairs = self._base_blobs(base, files)
-        rows = self._rows(pairs)
+    def _base_values(self, base: str, wanted: Mapping[str, _Asked]) -> dict[str, Optional[float]]:
+        """Fingerprint -> value of the red violations the base had in the files asked about (renames followed)."""
+        pairs = self._base_blobs(base, sorted(wanted))
+        rows = self._rows(pairs, wanted)
         return {row[6]: row[4] for pair in pairs for row in rows.get(pair, ())}
 
     def _base_blobs(self, base: str, files: Sequence[str]) -> list[tuple[str, str]]:
@@ -288,6 +340,103 @@ class GitEvidence:
         specs = {rel: f"{base}:{self._found.renames.get(repo.to_repo(rel), repo.to_repo(rel))}" for rel in files}
         blobs = repo.blob_ids(list(specs.values()))
         return [(blobs[spec], rel) for rel, spec in specs.items() if blobs.get(spec)]
+
+
+class LogCache:
+    """What git log said for one HEAD, kept in the analysis cache: the window's commits, and when
+    ``[tool.ladder]`` was adopted (apart, so a run whose answers are all cached reads no commit list).
+    Commits read for an earlier window start serve a later one."""
+
+    def __init__(self, cache: Any, repo: Repository) -> None:
+        self.cache, self.repo = cache, repo
+        self.head = repo.head() or ""
+
+    def _key(self, kind: bytes) -> str:
+        return self.cache.key(kind, self.repo.prefix, self.head)
+
+    def _read(self, kind: bytes, valid: Callable[[Any], bool]) -> Optional[dict[str, Any]]:
+        if self.cache is None:
+            return None
+        data = self.cache.get(self._key(kind))
+        if data is not None and not valid(data):
+            self.cache.discard(self._key(kind), "unexpected content")
+            return None
+        return data
+
+    def adopted(self, rel: str) -> Optional[int]:
+        """When ``[tool.ladder]`` was first committed to ``rel`` (the pyproject.toml)."""
+        entry = self._read(b"git-adopted-1", lambda d: d.get("rel") == rel and (
+            d.get("at") is None or isinstance(d.get("at"), int)))
+        if entry is not None:
+            return entry["at"]
+        at = self.repo.introduced("[tool.ladder", rel)
+        if self.cache is not None:
+            self.cache.put(self._key(b"git-adopted-1"), {"rel": rel, "at": at})
+        return at
+
+    def commits(self, start: int) -> Commits:
+        entry = self._read(b"git-log-1", lambda d: isinstance(d.get("since"), int) and "commits" in d)
+        if entry is not None and entry["since"] <= start:
+            try:
+                return Commits.from_json(entry["commits"]).since(start)
+            except ValueError:
+                self.cache.discard(self._key(b"git-log-1"), "unexpected content")
+        found = self.repo.commits(start)
+        if self.cache is not None:
+            self.cache.put(self._key(b"git-log-1"), {"since": start, "commits": found.to_json()})
+        return found
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A file's red fingerprints in the run, and what of its past versions to measure for them."""
+
+    fingerprints: frozenset[str]
+    measure: Wanted
+
+
+def _earliest(versions: Sequence[tuple[str, FileVersion]], rows: Mapping[tuple[str, str], list[Row]],
+              wanted: Mapping[str, _Asked]) -> dict[tuple[str, str, str], Found]:
+    """(path, fingerprint, version) -> the finding of its earliest commit."""
+    earliest: dict[tuple[str, str, str], Found] = {}
+    for rel, version in versions:  # newest first: a later write is an earlier commit
+        asked = wanted[rel].fingerprints
+        for row in (r for r in rows.get((version.blob, rel), ()) if r[6] in asked):
+            found = earliest.get((rel, row[6], row[7]))
+            if found is None or version.time <= found[2]:
+                earliest[(rel, row[6], row[7])] = (row, version.commit, version.time)
+    return earliest
+
+
+def _valid_found(items: Any) -> bool:
+    return isinstance(items, list) and all(isinstance(i, list) and len(i) == 3 for i in items)
+
+
+def _decode_found(entry: Mapping[str, Any], wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
+    """A cached answer, if it is one for exactly these files."""
+    found = entry.get("found")
+    if not isinstance(found, dict) or set(found) != set(wanted) or not all(map(_valid_found, found.values())):
+        return None
+    return {rel: [(row, commit, time) for row, commit, time in items] for rel, items in found.items()}
+
+
+def _unit_key(event: Event) -> str:
+    """The unit key a unit fingerprint names: ``path::unit key::rule key``."""
+    return event.fingerprint[len(event.path) + 2:len(event.fingerprint) - len(event.rule_key) - 2]
+
+
+def _wanted(events: Sequence[Event]) -> dict[str, _Asked]:
+    """By path: the red fingerprints of ``events`` and the unit keys (or file rules) they name."""
+    by_path: dict[str, list[Event]] = {}
+    for event in events:
+        if event.severity == "red":
+            by_path.setdefault(event.path, []).append(event)
+    return {path: _asked(found) for path, found in sorted(by_path.items())}
+
+
+def _asked(events: Sequence[Event]) -> _Asked:
+    units = frozenset(_unit_key(e) for e in events if e.unit_name is not None)
+    return _Asked(frozenset(e.fingerprint for e in events), Wanted(units, any(e.unit_name is None for e in events)))
 
 
 def _in_work_tree(root: Path) -> bool:

@@ -21,7 +21,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 __all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits"]
 
@@ -76,6 +76,7 @@ class Repository:
         self.toplevel = toplevel
         self.prefix = prefix  # the project root relative to the work tree's top, "" or "sub/dir/"
         self.shallow = shallow
+        self._head: Any = False  # asked once
 
     @classmethod
     def discover(cls, root: Path) -> "Repository":
@@ -102,13 +103,15 @@ class Repository:
         """A repository path relative to the project root; ``None`` outside it."""
         return path[len(self.prefix):] if path.startswith(self.prefix) else None
 
-    def has_commits(self) -> bool:
-        """Whether HEAD names a commit (a new repository's does not); the commit itself is not read."""
-        try:
-            self.git(["rev-parse", "--verify", "--quiet", "HEAD"])
-        except GitUnavailable:
-            return False
-        return True
+    def head(self) -> Optional[str]:
+        """The commit id HEAD names (``None`` in a new repository); the commit itself is not read."""
+        if self._head is False:
+            try:
+                sha = self.git(["rev-parse", "--verify", "--quiet", "HEAD"]).decode("ascii", "replace").strip()
+            except GitUnavailable:
+                sha = ""
+            self._head = sha if _is_sha(sha) else None
+        return self._head
 
     def commits(self, since: Optional[int]) -> "Commits":
         """Commits reachable from HEAD (newest first) with the Python files each changed, renames paired."""
@@ -306,6 +309,23 @@ class Commits:
 
     def __len__(self) -> int:
         return len(self.commits)
+
+    def since(self, start: int) -> "Commits":
+        """The commits at or after ``start`` (seconds since the epoch)."""
+        return Commits([c for c in self.commits if c.time >= start])
+
+    def to_json(self) -> list[Any]:
+        return [[c.sha, c.time, [[ch.status, ch.path, ch.old_path, ch.blob] for ch in c.changes]]
+                for c in self.commits]
+
+    @classmethod
+    def from_json(cls, data: Any) -> "Commits":
+        """Decode :meth:`to_json`; ``ValueError`` when it is not that shape (a damaged cache entry)."""
+        try:
+            return cls([_Commit(str(sha), int(time), [Change(*map(str, ch)) for ch in changes])
+                        for sha, time, changes in data])
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a list of commits: {exc}") from None
 
     def versions_of(self, path: str, limit: int) -> list[FileVersion]:
         """The versions of ``path`` (repository-relative, as HEAD names it) the commits made, newest first.
