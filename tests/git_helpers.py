@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from .reports_helpers import ladder
+
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
+DAYS = ("2026-11-01", "2026-11-02", "2026-11-03")
+NOW = "2026-11-03T12:00:00Z"
 PYPROJECT = '[project]\nname = "shop"\n\n[tool.ladder]\npaths = ["src"]\n'
 
 
@@ -56,3 +60,23 @@ def new_repo(path: Path, pyproject: str = PYPROJECT) -> Path:
 def clone(source: Path, target: Path, *args: str) -> Path:
     git(source.parent, "clone", "-q", *args, str(source), str(target))
     return target
+
+
+def day_files(n: int) -> dict[str, str]:
+    """Day ``n``'s code: price() made worse, discount() made better, legacy() untouched, cart renamed on day 3."""
+    cart = nested("total", 4 + n, extra=n)
+    files = {
+        "src/shop/pricing.py": nested("price", 4 + n) + "\n\n" + nested("discount", 9 - n) + "\n\n" + nested("legacy", 6),
+        ("src/shop/basket.py" if n == 2 else "src/shop/cart.py"): cart,
+    }
+    return files
+
+
+def three_days(repo: Path) -> Path:
+    """Three days: each day an edit is committed at 10:00 and checked on the laptop at 10:30."""
+    for n, day in enumerate(DAYS):
+        if n == 2:
+            git(repo, "mv", "src/shop/cart.py", "src/shop/basket.py")
+        commit(repo, day_files(n), f"{day}T10:00:00Z", f"day {n + 1}")
+        ladder(["check"], repo, LADDER_NOW=f"{day}T10:30:00Z")
+    return repo

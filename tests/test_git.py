@@ -16,39 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, clone, commit, git, nested, needs_git, new_repo
+from .git_helpers import DAYS, NOW, PYPROJECT, clone, commit, git, nested, needs_git, new_repo, three_days
 from .reports_helpers import ladder
 
 pytestmark = needs_git
 
-DAYS = ("2026-11-01", "2026-11-02", "2026-11-03")
-NOW = "2026-11-03T12:00:00Z"
 HOTSPOT = re.compile(r"LAD900 (recurring hotspot: [^\n]*?) \(first seen")
-
-
-def _day_files(n: int) -> dict[str, str]:
-    """Day ``n``'s code: price() made worse, discount() made better, legacy() untouched, cart renamed on day 3."""
-    cart = nested("total", 4 + n, extra=n)
-    files = {
-        "src/shop/pricing.py": nested("price", 4 + n) + "\n\n" + nested("discount", 9 - n) + "\n\n" + nested("legacy", 6),
-        ("src/shop/basket.py" if n == 2 else "src/shop/cart.py"): cart,
-    }
-    return files
-
-
-def _history(repo: Path) -> Path:
-    """Three days: each day an edit is committed at 10:00 and checked on the laptop at 10:30."""
-    for n, day in enumerate(DAYS):
-        if n == 2:
-            git(repo, "mv", "src/shop/cart.py", "src/shop/basket.py")
-        commit(repo, _day_files(n), f"{day}T10:00:00Z", f"day {n + 1}")
-        ladder(["check"], repo, LADDER_NOW=f"{day}T10:30:00Z")
-    return repo
 
 
 @pytest.fixture(scope="module")
 def checkout(tmp_path_factory):
-    return _history(new_repo(tmp_path_factory.mktemp("git") / "shop"))
+    return three_days(new_repo(tmp_path_factory.mktemp("git") / "shop"))
 
 
 def _hotspots(output: str) -> set[str]:
