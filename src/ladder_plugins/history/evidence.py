@@ -35,7 +35,7 @@ from ..config import Settings
 from ..errors import ConfigError
 from .blobs import BlobFindings, Row, Wanted
 from .events import SCHEMA_VERSION, Event
-from .git import Commits, FileVersion, GitUnavailable, Repository
+from .git import Commits, FileVersion, GitUnavailable, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
 
 __all__ = ["Baseline", "GitEvidence", "SHALLOW_HINT"]
@@ -263,13 +263,13 @@ class GitEvidence:
         except ValueError:
             return None
         stamp = log.adopted(rel)
-        return None if stamp is None else max(floor, datetime.fromtimestamp(stamp, timezone.utc))
+        return None if stamp is None else max(floor, _moment(stamp))
 
     def _event(self, row: Row, rel: str, commit: str, time: int) -> Event:
         """A red event of a past version, dated by its commit (never later than this run)."""
         code, unit, line, role, actual, limit, fingerprint, unit_hash = row
         rule = self._rule(code)
-        when = min(datetime.fromtimestamp(time, timezone.utc), self.now)
+        when = min(_moment(time), self.now)
         return Event(
             # never recorded, so its id only has to be unique among git's: the commit and the fingerprint
             schema_version=SCHEMA_VERSION, event_id=f"git:{commit}:{fingerprint}", timestamp=format_timestamp(when),
@@ -395,6 +395,10 @@ class _Asked:
     measure: Wanted
 
 
+def _moment(stamp: int) -> datetime:
+    return datetime.fromtimestamp(clamp_time(stamp), timezone.utc)
+
+
 def _earliest(versions: Sequence[tuple[str, FileVersion]], rows: Mapping[tuple[str, str], list[Row]],
               wanted: Mapping[str, _Asked]) -> dict[tuple[str, str, str], Found]:
     """(path, fingerprint, version) -> the finding of its earliest commit."""
@@ -409,7 +413,9 @@ def _earliest(versions: Sequence[tuple[str, FileVersion]], rows: Mapping[tuple[s
 
 
 def _valid_found(items: Any) -> bool:
-    return isinstance(items, list) and all(isinstance(i, list) and len(i) == 3 for i in items)
+    return isinstance(items, list) and all(
+        isinstance(i, list) and len(i) == 3 and isinstance(i[0], list) and len(i[0]) == 8 and isinstance(i[2], int)
+        for i in items)
 
 
 def _decode_found(entry: Mapping[str, Any], wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:

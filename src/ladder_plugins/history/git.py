@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
-__all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits"]
+__all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "clamp_time"]
 
 _TIMEOUT = 300  # seconds for one git command; a hung git is one warning, not a hung run
 _BATCH = 256  # blobs per cat-file request: bounded memory for the answer
@@ -198,8 +198,10 @@ class Repository:
         """Committer time of the oldest commit that added ``text`` to the file ``rel``; ``None`` if none did."""
         out = self.git(["log", "--format=%ct", "--reverse", "--no-show-signature", f"-S{text}", "HEAD", "--",
                         f":(literal){rel}"])
-        first = out.decode("ascii", "replace").split("\n", 1)[0].strip()
-        return int(first) if first.isdigit() else None
+        lines = out.decode("ascii", "replace").split()
+        if not all(line.isdigit() and len(line) <= 20 for line in lines):
+            raise GitUnavailable(f"git log gave commit times that do not parse: {out[:60]!r}")
+        return clamp_time(int(lines[0])) if lines else None
 
 
 def _lines(ids: Sequence[str]) -> bytes:
@@ -254,11 +256,20 @@ def _parse_log(out: bytes) -> list[_Commit]:
     return commits
 
 
+_LAST_TIME = 253402300799  # 9999-12-31T23:59:59Z: the last time a datetime holds
+
+
+def clamp_time(stamp: int) -> int:
+    """A committer time as datetime can hold it (git accepts any number; a commit may lie)."""
+    return min(max(stamp, 0), _LAST_TIME)
+
+
 def _header(text: str) -> _Commit:
     sha, _, stamp = text.partition(" ")
-    if not _is_sha(sha) or not stamp.strip().lstrip("-").isdigit():
+    stamp = stamp.strip()
+    if not _is_sha(sha) or not stamp.lstrip("-").isdigit() or len(stamp) > 20:
         raise GitUnavailable(f"git log gave a commit header that does not parse: {text[:60]!r}")
-    return _Commit(sha, int(stamp), [])
+    return _Commit(sha, clamp_time(int(stamp)), [])
 
 
 def _change(meta: str, tokens: Iterator[str]) -> Change:
