@@ -59,10 +59,15 @@ def test_a_fresh_clone_gives_every_front_end_the_checkouts_hotspots(checkout, tm
         assert "warning" not in done.stderr
 
 
-def test_without_git_the_fresh_clone_passes(checkout, tmp_path):
+def _clone_checked_with(checkout: Path, tmp_path: Path, recurrence: str) -> subprocess.CompletedProcess:
+    """`ladder check` in a fresh clone whose [tool.ladder.recurrence] table holds ``recurrence``."""
     fresh = clone(checkout, tmp_path / "clone")
-    (fresh / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\nsource = "log"\n')
-    done = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+    (fresh / "pyproject.toml").write_text(f"{PYPROJECT}\n[tool.ladder.recurrence]\n{recurrence}\n")
+    return ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+
+
+def test_without_git_the_fresh_clone_passes(checkout, tmp_path):
+    done = _clone_checked_with(checkout, tmp_path, 'source = "log"')
     assert done.returncode == 0 and "LAD900" not in done.stdout, done.stdout
 
 
@@ -104,9 +109,7 @@ def test_history_before_adoption_does_not_count_unless_asked(tmp_path):
 
 
 def test_git_max_commits_bounds_the_walk(checkout, tmp_path):
-    fresh = clone(checkout, tmp_path / "clone")
-    (fresh / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_max_commits = 1\n')
-    done = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW)
+    done = _clone_checked_with(checkout, tmp_path, "git_max_commits = 1")
     assert done.returncode == 0 and "LAD900" not in done.stdout, done.stdout
 
 
