@@ -33,3 +33,15 @@ def unit_metrics(settings):
         raise AssertionError(f"no unit {name!r} in {[u.name for u in report.units]}")
 
     return measure
+
+
+@pytest.fixture
+def file_metrics(settings):
+    """Metrics of every unit of a code snippet, by qualified name."""
+
+    def measure(code: str, path: str = "mod.py") -> dict:
+        report = analyze_source(textwrap.dedent(code), path, settings)
+        assert report.skipped is None, report.skipped
+        return {unit.name: dict(unit.metrics) for unit in report.units}
+
+    return measure

@@ -22,7 +22,10 @@ CASES = [
     ("for for if", "def f(xss):\n    for xs in xss:\n        for x in xs:\n            if x:\n                pass\n", 6),
     ("one except", "def f():\n    try:\n        g()\n    except ValueError:\n        pass\n", 1),
     ("two excepts", "def f():\n    try:\n        g()\n    except ValueError:\n        pass\n    except KeyError:\n        pass\n", 2),
-    ("try else finally", "def f():\n    try:\n        g()\n    except E:\n        pass\n    else:\n        pass\n    finally:\n        pass\n", 1),
+    # except 1, the try's else 1 (white paper: "else" is a hybrid increment); finally is free
+    ("try else finally", "def f():\n    try:\n        g()\n    except E:\n        pass\n    else:\n        pass\n    finally:\n        pass\n", 2),
+    # the try's else body nests: except 1, else 1, if inside it at nesting 1: 2
+    ("try else nests", "def f(x):\n    try:\n        g()\n    except E:\n        pass\n    else:\n        if x:\n            pass\n", 4),
     ("except in for", "def f(xs):\n    for x in xs:\n        try:\n            g(x)\n        except E:\n            pass\n", 3),
     # if 1; try adds nothing; if inside try at nesting 1: 2; except at nesting 1: 2
     ("try inside if", "def f(a, b):\n    if a:\n        try:\n            if b:\n                pass\n        except E:\n            pass\n", 5),
@@ -39,6 +42,9 @@ CASES = [
     ("booleans get no nesting bonus", "def f(xs, a, b):\n    for x in xs:\n        if a and b:\n            pass\n", 4),
     ("while with and", "def f(a, b):\n    while a and b:\n        pass\n", 2),
     ("recursion", "def fact(n):\n    if n <= 1:\n        return 1\n    return n * fact(n - 1)\n", 2),
+    # once per function in a recursion cycle, not once per call site: if 1, recursion 1
+    ("recursion counts once", "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n", 2),
+    ("a nested function that recurses", "def f(t):\n    def walk(n):\n        return [walk(c) for c in n]\n    return walk(t)\n", 1),
     ("break and continue are free", "def f(xs):\n    for x in xs:\n        if x:\n            break\n        continue\n", 3),
     ("elif body nests", "def f(a, b, ys):\n    if a:\n        pass\n    elif b:\n        for y in ys:\n            pass\n", 4),
     ("loop else inside if", "def f(a, xs):\n    if a:\n        for x in xs:\n            pass\n        else:\n            pass\n", 4),
@@ -57,10 +63,20 @@ CASES = [
         "def deco(n):\n    def wrap(fn):\n        def inner():\n            for i in range(n):\n                fn()\n        return inner\n    return wrap\n",
         1,
     ),
+    # a docstring, or a second def, and the outer function is no wrapper (sonar-python's isWrapperFunction)
+    ("a documented decorator is no wrapper",
+     'def deco(fn):\n    """Doc."""\n    def inner():\n        if fn:\n            pass\n    return inner\n', 2),
+    ("two inner defs are no wrapper",
+     "def deco(fn):\n    def a():\n        if fn:\n            pass\n    def b():\n        pass\n    return a\n", 2),
+    ("a wrapper without a return", "def deco(fn):\n    def inner():\n        if fn:\n            pass\n", 1),
     ("lambda nests", "def f(xs):\n    return sorted(xs, key=lambda x: 1 if x else 0)\n", 2),
-    ("comprehension for and if", "def f(ys):\n    return [x for x in ys if x]\n", 2),
-    ("two comprehension fors", "def f(bs):\n    return [x for a in bs for x in a]\n", 2),
-    ("comprehension is flat", "def f(a, ys):\n    if a:\n        return [x for x in ys]\n", 2),
+    # comprehensions are the shorthand the white paper ignores (sonar-python counts none)
+    ("comprehension for and if", "def f(ys):\n    return [x for x in ys if x]\n", 0),
+    ("two comprehension fors", "def f(bs):\n    return [x for a in bs for x in a]\n", 0),
+    ("comprehension is flat", "def f(a, ys):\n    if a:\n        return [x for x in ys]\n", 1),
+    # what a comprehension holds still counts, at the surrounding level: if 1, ternary at nesting 1: 2
+    ("ternary in a comprehension", "def f(a, ys):\n    if a:\n        return [1 if y else 0 for y in ys]\n", 3),
+    ("boolean sequence in a comprehension", "def f(ys):\n    return [y for y in ys if y and y.ok]\n", 1),
     ("with is free", "def f(p):\n    with open(p) as fh:\n        return fh.read()\n", 0),
     ("async for", "async def f(xs):\n    async for x in xs:\n        pass\n", 1),
 ]
@@ -103,3 +119,19 @@ def test_cognitive_and_cyclomatic_differ_on_nesting(unit_metrics):
 def test_the_units_own_decorators_and_defaults_are_not_its_body(unit_metrics):
     code = "@register(lambda x: 1 if x else 0)\ndef f(a=1 if True else 2):\n    return a\n"
     assert unit_metrics(code)["cognitive"] == 0
+
+
+def test_mutual_recursion_counts_once_for_each_function_in_the_cycle(file_metrics):
+    code = ("def is_even(n):\n    return True if n == 0 else is_odd(n - 1)\n\n"
+            "def is_odd(n):\n    return False if n == 0 else is_even(n - 1)\n\n"
+            "def caller(n):\n    return is_even(n)\n")
+    # each: ternary 1, on the cycle 1; caller calls into the cycle but is not on it
+    found = {name: m["cognitive"] for name, m in file_metrics(code).items()}
+    assert found == {"is_even": 2, "is_odd": 2, "caller": 0}
+
+
+def test_methods_recurse_through_self(file_metrics):
+    code = ("class Walker:\n    def a(self, n):\n        return self.b(n) if n else 0\n"
+            "    def b(self, n):\n        return self.a(n - 1)\n    def c(self):\n        return b(1)\n")
+    found = {name: m["cognitive"] for name, m in file_metrics(code).items()}
+    assert found == {"Walker.a": 2, "Walker.b": 1, "Walker.c": 0}

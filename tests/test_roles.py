@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from ladder_plugins.analysis.analyzer import analyze_source
@@ -71,3 +73,11 @@ def test_library_role_checks_public_units_only(configured):
     assert exported == [("LAD111", "api")]
     private_module = analyze_source(code, "src/lib/_impl.py", configured)
     assert not [v for v in private_module.violations if v.rule.scope == "exported-unit"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs Python 3.10")
+def test_functions_defined_under_a_match_are_units(file_metrics):
+    code = ("import sys\nmatch sys.platform:\n    case 'win32':\n        def opener(p):\n            return p\n"
+            "    case _:\n        def opener_posix(p):\n            return p\n"
+            "class C:\n    match 1:\n        case 1:\n            def m(self):\n                return 1\n")
+    assert list(file_metrics(code)) == ["opener", "opener_posix", "C.m"]

@@ -80,7 +80,6 @@ def test_file_lines(settings):
 
 
 TEST_FILE = '''
-import pytest
 from pytest import raises
 
 
@@ -153,3 +152,26 @@ def test_asserts_are_not_decisions_in_tests_but_are_elsewhere(settings):
     in_tests = analyze_source(code, "tests/test_a.py", settings).units[0].metrics
     in_app = analyze_source(code, "src/a.py", settings).units[0].metrics
     assert (in_tests["cyclomatic"], in_app["cyclomatic"]) == (2, 4)
+
+
+def test_an_if_inside_else_is_one_level_deeper_than_an_elif(unit_metrics):
+    elif_form = "def f(a, b):\n    if a:\n        pass\n    elif b:\n        pass\n"
+    else_if = "def f(a, b):\n    if a:\n        pass\n    else:\n        if b:\n            pass\n"
+    assert (unit_metrics(elif_form)["nesting"], unit_metrics(else_if)["nesting"]) == (1, 2)
+
+
+def test_comments_and_blank_lines_between_concatenated_strings_are_not_code(unit_metrics):
+    # a triple-quoted string elsewhere in the body made the blank and the comment count
+    code = 'def f():\n    x = ("a"\n\n         # why b\n         "b")\n    y = """z"""\n    return x, y\n'
+    assert unit_metrics(code)["function_lines"] == 4
+
+
+def test_a_backslash_continued_string_line_that_starts_with_a_hash_is_code(unit_metrics):
+    code = "def f():\n    x = 'abc\\\n#def'\n    return x\n"
+    assert unit_metrics(code)["function_lines"] == 3
+
+
+@pytest.mark.parametrize("separator", ["\f", "\x85", "\u2028", "\x1c"])
+def test_characters_that_splitlines_splits_at_do_not_shift_later_units(file_metrics, separator):
+    code = f"x = 1  # {separator} a character str.splitlines() splits at\n\ndef f():\n    # note\n    return 1\n"
+    assert file_metrics(code)["f"]["function_lines"] == 1

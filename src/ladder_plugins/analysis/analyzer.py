@@ -24,7 +24,7 @@ from .discovery import SourceFile, discover
 from .identity import fingerprint, unit_hash, value_version
 from .report import AnalysisResult, FileReport, MetricValues, UnitReport, Violation
 from .roles import resolve_role
-from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
+from .source import ParsedSource, Unit, decode, find_units, parse, read_comments, split_lines
 from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
 
@@ -209,7 +209,7 @@ class Analyzer:
             raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
         tree = tree if tree is not None else parse(text, path)
         units = find_units(tree, path, role, test_names)
-        return ParsedSource(path, text, text.splitlines(), tree, role, comments, units)
+        return ParsedSource(path, text, split_lines(text), tree, role, comments, units)
 
     def _unit(self, judge: _Judge, unit: Unit, source: ParsedSource) -> UnitReport:
         metrics = _merge(self.pm.hook.ladder_unit_metrics(unit=unit, source=source))

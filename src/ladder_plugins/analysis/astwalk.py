@@ -13,7 +13,7 @@ import ast
 from types import MappingProxyType
 from typing import Any, Collection, Mapping
 
-__all__ = ["children", "field_table", "fields_of"]
+__all__ = ["children", "field_table", "fields_of", "is_elif"]
 
 
 def fields_of(cls: type, skipped: Collection[str]) -> tuple[str, ...]:
@@ -42,3 +42,13 @@ def children(node: Any) -> list[ast.AST]:
         elif type(value) is list:
             found.extend(item for item in value if isinstance(item, ast.AST))
     return found
+
+
+def is_elif(node: ast.If) -> bool:
+    """Whether ``node``'s ``else`` branch is an ``elif``, not an ``else:`` whose body is one ``if``.
+
+    The ast has one shape for both; an ``elif`` starts in the column of its ``if``, the
+    ``if`` inside an ``else:`` block one indentation level deeper.
+    """
+    orelse = node.orelse
+    return len(orelse) == 1 and isinstance(orelse[0], ast.If) and orelse[0].col_offset == node.col_offset

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union
 
 from ..errors import SourceError
 
@@ -26,6 +27,8 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 if hasattr(ast, "TryStar"):  # Python 3.11+
     _BLOCKS = _BLOCKS + (ast.TryStar,)
+if hasattr(ast, "Match"):  # Python 3.10+: definitions under a case are units, as radon finds them
+    _BLOCKS = _BLOCKS + (ast.Match,)
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class ParsedSource:
     role: str
     comments: Mapping[int, str] = field(repr=False)
     units: tuple[Unit, ...] = ()
+    #: scratch space for plugins: a fact about the whole file (say, which units recurse) worked out
+    #: once per file, not once per unit; keys are the plugin's own (``"cognitive.recursive"``)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def decode(data: bytes, path: str) -> str:
@@ -82,6 +88,20 @@ def decode(data: bytes, path: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
+
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as Python's tokenizer (and so ``ast``'s line numbers) counts them.
+
+    ``str.splitlines`` also splits at form feeds, ``\\x1c``-``\\x1e``, U+0085,
+    U+2028 and U+2029, which the tokenizer treats as ordinary characters; one of
+    those before a unit would shift every later unit's lines.
+    """
+    lines = _NEWLINE.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def parse(text: str, path: str) -> ast.Module:
@@ -143,8 +163,8 @@ def _scope_statements(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
             inner: list[ast.stmt] = []
             for name in ("body", "orelse", "finalbody"):
                 inner.extend(getattr(node, name, ()))
-            for handler in getattr(node, "handlers", ()):
-                inner.extend(handler.body)
+            for part in list(getattr(node, "handlers", ())) + list(getattr(node, "cases", ())):
+                inner.extend(part.body)
             stack.extend(reversed(inner))
         else:
             yield node

@@ -15,8 +15,11 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from typing import Mapping, Optional, Sequence
 
+from ..analysis.astwalk import is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
 
@@ -47,22 +50,45 @@ def _first_code_line(node: FunctionNode) -> int:
     return first.lineno
 
 
-def _string_interior(node: ast.AST, start: int, end: int) -> set[int]:
-    """Lines 2..n of multi-line string literals: code, even when blank or '#'-led."""
-    inside: set[int] = set()
-    for child in ast.walk(node):
-        last = getattr(child, "end_lineno", None)
-        if isinstance(child, (ast.Constant, ast.JoinedStr)) and last and last > child.lineno:
-            inside.update(range(max(child.lineno + 1, start), min(last, end) + 1))
-    return inside
-
-
 def _is_code(text: str) -> bool:
     stripped = text.strip()
     return bool(stripped) and not stripped.startswith("#")
 
 
-_TRIPLE_QUOTES = ('"' * 3, "'" * 3)
+def _multiline_strings(node: ast.AST) -> list[ast.expr]:
+    """String literals (concatenated parts and f-strings included) that span more than one line."""
+    return [child for child in ast.walk(node) if isinstance(child, (ast.Constant, ast.JoinedStr))
+            and isinstance(getattr(child, "value", ""), (str, bytes, list))
+            and (getattr(child, "end_lineno", None) or child.lineno) > child.lineno]
+
+
+def _segment(lines: Sequence[str], node: ast.expr) -> str:
+    """The source text of ``node`` (its columns are UTF-8 byte offsets)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode("utf-8", "replace")
+    head = lines[first].encode()[node.col_offset:].decode("utf-8", "replace")
+    tail = lines[last].encode()[:node.end_col_offset].decode("utf-8", "replace")
+    return "\n".join([head, *lines[first + 1:last], tail])
+
+
+_NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+
+
+def _string_lines(lines: Sequence[str], node: ast.expr) -> dict[int, bool]:
+    """Line -> whether it holds code, for the lines of one multi-line string literal, as the tokenizer
+    reads them: lines inside a string token are code (even blank or ``#``-led), a comment or blank line
+    between implicitly concatenated parts is not."""
+    found = {number: False for number in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO("(" + _segment(lines, node) + ")").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return {}  # cannot tell: keep the plain reading
+    for tok in tokens:
+        if tok.type not in _NOT_CODE:
+            for number in range(tok.start[0], tok.end[0] + 1):
+                found[node.lineno + number - 1] = True
+    return found
 
 
 def function_lines(node: FunctionNode, lines: Sequence[str]) -> int:
@@ -71,10 +97,21 @@ def function_lines(node: FunctionNode, lines: Sequence[str]) -> int:
     if not start:
         return 0
     end = getattr(node, "end_lineno", None) or start
-    span = lines[start - 1 : end]
-    has_strings = any(quote in line for line in span for quote in _TRIPLE_QUOTES)
-    strings = _string_interior(node, start, end) if has_strings else set()
-    return sum(1 for number, text in enumerate(span, start) if number in strings or _is_code(text))
+    code = {number: _is_code(lines[number - 1]) for number in range(start, min(end, len(lines)) + 1)}
+    if not all(code.values()) and _may_hold_multiline_strings(lines[start - 1:end]):
+        _read_strings(node, lines, code)
+    return sum(code.values())
+
+
+def _read_strings(node: FunctionNode, lines: Sequence[str], code: dict[int, bool]) -> None:
+    """Only a line inside a multi-line string can be blank or '#'-led and still be code: read those right."""
+    for string in _multiline_strings(node):
+        code.update((n, is_code) for n, is_code in _string_lines(lines, string).items() if n in code)
+
+
+def _may_hold_multiline_strings(span: Sequence[str]) -> bool:
+    """A cheap test before the walk: a string spans lines only with triple quotes or a backslash."""
+    return any('"' * 3 in line or "'" * 3 in line or line.rstrip().endswith("\\") for line in span)
 
 
 def param_count(node: FunctionNode, *, is_method: bool) -> int:
@@ -88,9 +125,9 @@ def param_count(node: FunctionNode, *, is_method: bool) -> int:
 
 
 def _elif(stmt: ast.stmt) -> Optional[ast.If]:
-    """The ``elif`` branch of an ``if`` statement, if it has one."""
-    if isinstance(stmt, ast.If) and len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If):
-        return stmt.orelse[0]
+    """The ``elif`` branch of an ``if`` statement, if it has one (an ``else:`` holding an ``if`` is a level)."""
+    if isinstance(stmt, ast.If) and is_elif(stmt):
+        return stmt.orelse[0]  # type: ignore[return-value]
     return None
 
 
