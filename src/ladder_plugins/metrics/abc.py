@@ -1,15 +1,22 @@
 """ABC size, counted as RuboCop's Metrics/AbcSize counts, mapped to Python.
 
+RuboCop measures a method's *body* (``MethodComplexity#check_complexity`` hands the
+calculator ``node.body``), so the unit's own parameters never count. ``metrics.md``
+maps every construct with the RuboCop node behind it.
+
 A (assignments): every name, attribute or subscript bound by ``=`` (each element of
 an unpacking), ``+=`` and friends, an annotated assignment with a value, ``:=``,
-``for`` and comprehension targets, ``with ... as`` targets, ``except ... as``
-names, ``match`` capture names, and every parameter (of the unit, its nested
-functions and lambdas), except ``self``/``cls`` and names starting with ``_``
-(RuboCop skips non-capturing ``_`` variables too).
-B (branches): every call.
+``for`` targets plus one for the loop itself (RuboCop's ``for`` node), comprehension
+targets, ``with ... as`` targets, ``except ... as`` names, and the parameters of
+nested functions and lambdas (a nested class's methods without ``self``/``cls``);
+never names starting with ``_`` (RuboCop skips non-capturing ``_`` variables).
+``match`` captures are not assignments (RuboCop's ``match_var`` is not one).
+B (branches): every call, ``yield`` and ``yield from``.
 C (conditions): ``if``/``elif``, an ``if``'s ``else``, ternaries, ``while`` and
-``for`` (and their ``else``), comprehension ``for`` and ``if`` clauses, ``except``
-handlers, ``case`` clauses, each ``and``/``or`` operator, each comparison operator.
+``for`` (and their ``else``), comprehension ``for`` and ``if`` clauses, one per
+``try`` with handlers (RuboCop's ``rescue``, however many clauses), each ``case``
+but an unguarded ``case _`` or ``case name`` (RuboCop counts no ``else`` of a ``case/in``), each
+``and``/``or`` operator, each comparison operator.
 
 Score: sqrt(A² + B² + C²) rounded to 2 decimals. Iterative traversal.
 """
@@ -18,19 +25,16 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Optional, Sequence
 
-from ..analysis.astwalk import children
+from ..analysis.astwalk import children, is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
 
 __all__ = ["abc_vector", "abc_size"]
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-_MATCH_CAPTURES = tuple(
-    getattr(ast, name) for name in ("MatchAs", "MatchStar") if hasattr(ast, name)
-)
+_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 _MATCH_CASE = getattr(ast, "match_case", None)
 
 
@@ -63,11 +67,6 @@ def _params(args: ast.arguments, *, skip_first: bool) -> int:
     return sum(_binds(a.arg) for a in positional + list(args.kwonlyargs) + extra)
 
 
-def _is_elif(node: ast.If) -> bool:
-    orelse = node.orelse
-    return len(orelse) == 1 and isinstance(orelse[0], ast.If) and orelse[0].col_offset == node.col_offset
-
-
 Vector = tuple[int, int, int]
 _NONE: Vector = (0, 0, 0)
 
@@ -84,7 +83,8 @@ def _target(node: ast.AST) -> Vector:
 
 
 def _loop(node: ast.AST) -> Vector:
-    target = _targets(node.target) if hasattr(node, "target") else 0
+    """A ``for`` is one assignment itself plus its targets (RuboCop: ``for x in y`` is A 2)."""
+    target = 1 + _targets(node.target) if hasattr(node, "target") else 0
     return target, 0, 1 + bool(node.orelse)  # type: ignore[attr-defined]
 
 
@@ -97,7 +97,20 @@ def _withitem(node: ast.withitem) -> Vector:
 
 
 def _handler(node: ast.ExceptHandler) -> Vector:
-    return (_binds(node.name) if node.name else 0), 0, 1
+    return (_binds(node.name) if node.name else 0), 0, 0
+
+
+def _try(node: ast.AST) -> Vector:
+    """One condition for the handlers together, as RuboCop counts one per ``rescue`` node."""
+    return 0, 0, int(bool(getattr(node, "handlers", ())))
+
+
+def _case(node: ast.AST) -> Vector:
+    """A ``case`` but an irrefutable one (``case _``, ``case name``, unguarded): that is the ``else`` of a
+    ``case/in``, which RuboCop does not count."""
+    pattern = node.pattern  # type: ignore[attr-defined]
+    wildcard = isinstance(pattern, ast.MatchAs) and pattern.pattern is None and node.guard is None  # type: ignore
+    return 0, 0, 0 if wildcard else 1
 
 
 def _function(node: ast.AST) -> Vector:
@@ -105,12 +118,7 @@ def _function(node: ast.AST) -> Vector:
 
 
 def _if(node: ast.If) -> Vector:
-    return 0, 0, 1 + (bool(node.orelse) and not _is_elif(node))
-
-
-def _capture(node: ast.AST) -> Vector:
-    name = getattr(node, "name", None)
-    return (_binds(name) if name else 0), 0, 0
+    return 0, 0, 1 + (bool(node.orelse) and not is_elif(node))
 
 
 _COUNTERS = {
@@ -125,33 +133,47 @@ _COUNTERS = {
     ast.comprehension: _comprehension,
     ast.withitem: _withitem,
     ast.ExceptHandler: _handler,
-    ast.FunctionDef: _function,
-    ast.AsyncFunctionDef: _function,
+    **{kind: _try for kind in _TRIES},
     ast.Lambda: _function,
+    ast.Yield: lambda node: (0, 1, 0),
+    ast.YieldFrom: lambda node: (0, 1, 0),
     ast.If: _if,
     ast.IfExp: lambda node: (0, 0, 1),
     ast.BoolOp: lambda node: (0, 0, len(node.values) - 1),
     ast.Compare: lambda node: (0, 0, len(node.ops)),
-    **({_MATCH_CASE: lambda node: (0, 0, 1)} if _MATCH_CASE is not None else {}),
-    **{kind: _capture for kind in _MATCH_CAPTURES},
+    **({_MATCH_CASE: _case} if _MATCH_CASE is not None else {}),
 }
 
 
 def _contributions(body: Sequence[ast.AST]) -> Iterator[Vector]:
     """The (A, B, C) contribution of every counted node below ``body`` (iterative)."""
     stack = list(body)
+    methods: set[int] = set()  # functions directly in a class defined in the unit: their self/cls is no argument
     while stack:
         current = stack.pop()
-        counter = _COUNTERS.get(type(current))
-        if counter is not None:
-            yield counter(current)
+        found = _contribution(current, methods)
+        if found is not None:
+            yield found
         stack.extend(children(current))
 
 
+def _contribution(node: ast.AST, methods: set[int]) -> Optional[Vector]:
+    if isinstance(node, _FUNCS):
+        return _params(node.args, skip_first=id(node) in methods), 0, 0
+    if isinstance(node, ast.ClassDef):
+        methods.update(id(stmt) for stmt in node.body if isinstance(stmt, _FUNCS))
+        return None
+    counter = _COUNTERS.get(type(node))
+    return None if counter is None else counter(node)
+
+
 def abc_vector(node: FunctionNode, *, is_method: bool = False) -> Vector:
-    """(A, B, C) of a function node, nested functions and lambdas included."""
-    own = (_params(node.args, skip_first=is_method), 0, 0)
-    a, b, c = map(sum, zip(own, *_contributions(node.body)))
+    """(A, B, C) of a function node's body, nested functions and lambdas included; the unit's own
+    parameters are not part of its body (``is_method`` is kept for callers; it changes nothing)."""
+    found = list(_contributions(node.body))
+    if not found:
+        return 0, 0, 0
+    a, b, c = map(sum, zip(*found))
     return a, b, c
 
 
