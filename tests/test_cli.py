@@ -201,3 +201,25 @@ def test_history_commands(project, tmp_path):
     assert run(["history", "prune"], project).returncode == 0
     missing = run(["history", "combine", "nope.jsonl"], project)
     assert missing.returncode == 2 and "nope.jsonl: no such file" in missing.stderr
+
+
+def test_strict_mode_says_a_minimum_rule_is_below_its_limit(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\npaths = ["tests"]\n')
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_nothing():\n    print('busy')\n")
+    done = run(["check", "--mode", "strict", "--no-record", "--format", "json"], tmp_path)
+    (failure,) = json.loads(done.stdout)["gate"]["failures"]
+    assert failure["message"] == "number of assertions of 'test_nothing' is 0 (< 1) (strict mode)"
+
+
+@pytest.mark.parametrize("command", ["metrics", "check"])
+def test_an_excluded_file_named_explicitly_is_listed_as_skipped_with_the_reason(tmp_path, command):
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\nexclude = ["src/gen_*.py"]\n')
+    for rel in ("venv/__init__.py", "src/gen_a.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("def f(a, b, c, d, e, g, h):\n    return a\n")
+    done = run([command, "--no-record", "venv/__init__.py", "src/gen_a.py"] if command == "check"
+               else [command, "venv/__init__.py", "src/gen_a.py"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "venv/__init__.py: excluded by the default excludes ('venv')" in done.stdout
+    assert "src/gen_a.py: excluded by [tool.ladder] exclude ('src/gen_*.py')" in done.stdout

@@ -99,3 +99,10 @@ def test_settings_are_frozen(tmp_path):
     assert s.replace(mode="strict").mode == "strict" and s.mode == "recurrence"
     with pytest.raises(ConfigError):
         s.replace(mode="loud")
+
+
+@pytest.mark.parametrize("value", ['"check_*"', "[1]", '[""]', '["a\\u0007"]'])
+def test_assertion_helpers_must_be_a_list_of_names(tmp_path, value):
+    (tmp_path / "pyproject.toml").write_text(f"[tool.ladder]\nassertion_helpers = {value}\n")
+    with pytest.raises(ConfigError, match=r"assertion_helpers = .*expected a list of function names or globs"):
+        load_settings(tmp_path)

@@ -175,3 +175,47 @@ def test_a_backslash_continued_string_line_that_starts_with_a_hash_is_code(unit_
 def test_characters_that_splitlines_splits_at_do_not_shift_later_units(file_metrics, separator):
     code = f"x = 1  # {separator} a character str.splitlines() splits at\n\ndef f():\n    # note\n    return 1\n"
     assert file_metrics(code)["f"]["function_lines"] == 1
+
+
+FAILING_CALLS = '''
+import pytest
+import unittest
+
+
+def test_fails_by_hand(x):
+    if not x:
+        pytest.fail("no x")
+
+
+class TestOld(unittest.TestCase):
+    def test_self_fail(self):
+        self.fail("never")
+
+    def test_fail_unless(self):
+        self.failUnlessEqual(1, 1)
+        self.failIf(False)
+
+
+def test_own_helpers(page):
+    check_title(page)
+    verify(page)
+    render(page)
+'''
+
+
+def test_calls_that_fail_the_test_and_the_projects_helpers_are_assertions(tmp_path):
+    from ladder_plugins.analysis.analyzer import analyze_source
+    from ladder_plugins.config import load_settings
+
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\nassertion_helpers = ["check_*", "verify"]\n')
+    report = analyze_source(FAILING_CALLS, "tests/test_calls.py", load_settings(tmp_path))
+    counts = {u.name: u.metrics["assertions"] for u in report.units}
+    assert counts == {"test_fails_by_hand": 1, "TestOld.test_self_fail": 1, "TestOld.test_fail_unless": 2,
+                      "test_own_helpers": 2}
+
+
+def test_without_helpers_configured_a_helper_call_is_no_assertion(settings):
+    from ladder_plugins.analysis.analyzer import analyze_source
+
+    report = analyze_source(FAILING_CALLS, "tests/test_calls.py", settings)
+    assert [v.unit for v in report.violations if v.rule.key == "min_assertions"] == ["test_own_helpers"]

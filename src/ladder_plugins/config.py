@@ -86,6 +86,8 @@ class Settings:
     history: HistorySettings = field(default_factory=HistorySettings)
     #: the base of ``mode = "new"``: a git revision; None for the merge base with the default branch
     base: Optional[str] = None
+    #: names (or globs) of the project's own assertion helpers, counted by ``min_assertions``
+    assertion_helpers: tuple[str, ...] = ()
 
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (command-line overrides); validates mode."""
@@ -116,6 +118,7 @@ class Settings:
             "yellow_ratio": self.yellow_ratio,
             "skip_roles": self.skip_roles,
             "role_globs": self.role_globs,
+            "assertion_helpers": self.assertion_helpers,
             "thresholds": {r: dict(v) for r, v in sorted(self.thresholds.items())},
         }
         text = json.dumps(payload, sort_keys=True, default=list)
@@ -277,7 +280,7 @@ def _show(value: Any) -> str:
 
 
 _TOP_KEYS = (
-    "paths", "exclude", "mode", "base", "history_dir", "yellow_ratio", "skip_roles",
+    "paths", "exclude", "mode", "base", "assertion_helpers", "history_dir", "yellow_ratio", "skip_roles",
     "thresholds", "roles", "recurrence", "history",
 )
 _MAX_LIMIT = 1_000_000
@@ -375,6 +378,14 @@ def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
     raise check.fail("git_since", '"all" or an ISO-8601 date such as 2026-09-01', value)
 
 
+def _names(check: _Checker, ladder: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = ladder.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip().isprintable() and v.strip()
+                                              for v in value):
+        raise check.fail(key, "a list of function names or globs such as [\"check_*\", \"verify\"]", value)
+    return tuple(v.strip() for v in value)
+
+
 def _base(check: _Checker, ladder: Mapping[str, Any]) -> Optional[str]:
     value = ladder.get("base")
     if value is None:
@@ -419,8 +430,6 @@ def settings_from_table(
         config_file=file,
         paths=check.paths(ladder, "paths", globs=False),
         exclude=check.paths(ladder, "exclude", globs=True),
-        mode=check.choice(ladder, "mode", "recurrence", MODES),
-        base=_base(check, ladder),
         history_dir=_history_dir(check, ladder),
         yellow_ratio=check.number(ladder, "yellow_ratio", 0.8, 0.0, 1.0),
         skip_roles=_skip_roles(check, ladder),
@@ -428,7 +437,14 @@ def settings_from_table(
         thresholds=_thresholds(file, ladder.get("thresholds", {}), rules),
         recurrence=_recurrence(file, ladder),
         history=_history(file, ladder),
+        **_gate_keys(check, ladder),
     )
+
+
+def _gate_keys(check: _Checker, ladder: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys the gate and the metrics read besides thresholds: mode, base, assertion helpers."""
+    return {"mode": check.choice(ladder, "mode", "recurrence", MODES), "base": _base(check, ladder),
+            "assertion_helpers": _names(check, ladder, "assertion_helpers")}
 
 
 def load_settings(

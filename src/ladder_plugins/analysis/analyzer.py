@@ -209,7 +209,7 @@ class Analyzer:
             raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
         tree = tree if tree is not None else parse(text, path)
         units = find_units(tree, path, role, test_names)
-        return ParsedSource(path, text, split_lines(text), tree, role, comments, units)
+        return ParsedSource(path, text, split_lines(text), tree, role, comments, units, settings=self.settings)
 
     def _unit(self, judge: _Judge, unit: Unit, source: ParsedSource) -> UnitReport:
         metrics = _merge(self.pm.hook.ladder_unit_metrics(unit=unit, source=source))
@@ -247,7 +247,9 @@ class Analyzer:
         return file_metrics
 
     def file(self, file: SourceFile) -> FileReport:
-        """Read and analyse one discovered file; unreadable files come back skipped."""
+        """Read and analyse one discovered file; unreadable and excluded ones come back skipped."""
+        if file.excluded:
+            return FileReport(file.rel, "app", skipped=f"{file.rel}: {file.excluded}")
         try:
             data = file.path.read_bytes()
         except OSError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ class SourceFile:
     path: Path
     rel: str
     inside_root: bool = True
+    #: why a file named explicitly is not analysed (it matches an exclude), or ``None``
+    excluded: Optional[str] = None
 
 
 def relative_path(path: Path, root: Path) -> tuple[str, bool]:
@@ -68,12 +71,20 @@ def discover(
     not exist is a :class:`ConfigError`.
     """
     base = settings.root if relative_to_root else Path(cwd or Path.cwd())
-    excludes = compile_globs(DEFAULT_EXCLUDES + tuple(settings.exclude))
+    patterns = DEFAULT_EXCLUDES + tuple(settings.exclude)
+    excludes = compile_globs(patterns)
     files: dict[str, SourceFile] = {}
     for raw in paths:
         for file in _expand(_start(raw, base, relative_to_root), settings.root, excludes):
-            files.setdefault(file.rel, file)
+            files.setdefault(file.rel, _why_excluded(file, patterns, settings) if file.excluded else file)
     return sorted(files.values(), key=lambda f: f.rel)
+
+
+def _why_excluded(file: SourceFile, patterns: Sequence[str], settings: Settings) -> SourceFile:
+    """An explicitly named, excluded file: kept, to be listed as skipped with the pattern that excludes it."""
+    pattern = next(p for p in patterns if matches_any(file.rel, compile_globs([p])))
+    where = "[tool.ladder] exclude" if pattern in settings.exclude else "the default excludes"
+    return dataclasses.replace(file, excluded=f"excluded by {where} ({pattern!r}); named explicitly, not analysed")
 
 
 def _join(rel_dir: str, name: str) -> str:
@@ -85,8 +96,8 @@ def _expand(start: Path, root: Path, excludes: Sequence[Pattern[str]]) -> Iterab
         yield from _walk(start, root, excludes)
         return
     rel, inside = relative_path(start, root)
-    if not (inside and matches_any(rel, excludes)):
-        yield SourceFile(Path(os.path.abspath(start)), rel, inside)
+    excluded = "yes" if inside and matches_any(rel, excludes) else None  # said why by discover()
+    yield SourceFile(Path(os.path.abspath(start)), rel, inside, excluded)
 
 
 def _kept(rel_dir: str, names: Iterable[str], excludes: Sequence[Pattern[str]]) -> list[str]:

@@ -63,6 +63,8 @@ class ParsedSource:
     #: scratch space for plugins: a fact about the whole file (say, which units recurse) worked out
     #: once per file, not once per unit; keys are the plugin's own (``"cognitive.recursive"``)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the run's effective settings (a metric's own options, such as ``assertion_helpers``)
+    settings: Any = field(default=None, repr=False, compare=False)
 
 
 def decode(data: bytes, path: str) -> str:

@@ -52,24 +52,26 @@ class GateFailure:
         return NEW_CODE.key if self.reason in ("new", "worse") else self.event.rule_key
 
     @property
-    def message(self) -> str:
-        e, r = self.event, self.recurrence
+    def violation(self) -> str:
+        """``cognitive complexity of 'f' is 30 (> 15)``; ``(< 1)`` for a minimum rule."""
+        e = self.event
+        rule = lookup(e.rule_key) or _plugin_rule(e.rule_key)
+        if rule is not None and e.actual is not None:
+            return rule.message(e.unit_name, e.actual, e.limit)
         unit = f"'{e.unit_name}'" if e.unit_name else "the file"
-        rule = lookup(e.rule_key)
-        what = rule.what if rule else e.rule_key
+        return f"{e.rule_key} of {unit} is {_num(e.actual)} (limit {_num(e.limit)})"
+
+    @property
+    def message(self) -> str:
+        r, base = self.recurrence, (self.base or "")[:12]
         if self.reason == "strict":
-            return f"{what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}) (strict mode)"
-        base = (self.base or "")[:12]
+            return f"{self.violation} (strict mode)"
         if self.reason == "new":
-            return f"{NEW_CODE.what}: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), not violated at " \
-                   f"the base {base}"
+            return f"{NEW_CODE.what}: {self.violation}, not violated at the base {base}"
         if self.reason == "worse":
-            return f"worse violation: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), was " \
-                   f"{_num(self.base_actual)} at the base {base}"
-        return (
-            f"{GATE.what}: {what} of {unit} is {_num(e.actual)} (> {_num(e.limit)}), "
-            f"{r.describe()} (first seen {_day(r.first_seen)}, last seen {_day(r.last_seen)})"
-        )
+            return f"worse violation: {self.violation}, was {_num(self.base_actual)} at the base {base}"
+        return (f"{GATE.what}: {self.violation}, {r.describe()} (first seen {_day(r.first_seen)}, "
+                f"last seen {_day(r.last_seen)})")
 
     @property
     def text(self) -> str:
@@ -91,6 +93,12 @@ class GateResult:
             if failure.event.fingerprint == fingerprint:
                 return failure
         return None
+
+
+def _plugin_rule(key: str) -> Any:
+    from ..plugins import known_rules
+
+    return next((rule for rule in known_rules() if rule.key == key), None)
 
 
 def _num(value: Optional[float]) -> str:

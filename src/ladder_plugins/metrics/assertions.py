@@ -3,15 +3,19 @@
 Counted in test units only (other units get ``None``, so ``min_assertions`` does not
 apply to them): ``assert`` statements; calls whose function name starts with
 ``assert`` (unittest's ``assertEqual``, mock's ``assert_called_once_with``,
-``numpy.testing.assert_allclose``, your own ``assert_valid`` helpers); and the
-context managers or calls ``raises``, ``warns``, ``deprecated_call`` (``pytest.`` or
-imported by name). Nested functions count, as for every metric.
+``numpy.testing.assert_allclose``, your own ``assert_valid`` helpers); calls that fail
+the test themselves (``pytest.fail``, ``self.fail``, unittest's ``failUnless*`` and
+``failIf*``); the context managers or calls ``raises``, ``warns``,
+``deprecated_call`` (``pytest.`` or imported by name); and calls of the project's own
+helpers named in ``[tool.ladder] assertion_helpers`` (names or globs: ``check_*``,
+``verify``). Nested functions count, as for every metric.
 """
 
 from __future__ import annotations
 
 import ast
-from typing import Mapping, Optional
+import fnmatch
+from typing import Mapping, Optional, Sequence
 
 from ..analysis.astwalk import children
 from ..analysis.source import FunctionNode, ParsedSource, Unit
@@ -20,6 +24,7 @@ from ..hookspecs import hookimpl
 __all__ = ["assertion_count"]
 
 _EXPECTING = frozenset({"raises", "warns", "deprecated_call"})
+_PREFIXES = ("assert", "failUnless", "failIf")  # unittest's deprecated failUnless*/failIf* aliases too
 
 
 def _callee(call: ast.Call) -> str:
@@ -31,8 +36,15 @@ def _callee(call: ast.Call) -> str:
     return ""
 
 
-def assertion_count(node: FunctionNode) -> int:
-    """Assertions in a function node."""
+def _asserts(name: str, helpers: Sequence[str]) -> bool:
+    """Whether a call of ``name`` is an assertion: by its name, or as one of the project's helpers."""
+    if name.startswith(_PREFIXES) or name in _EXPECTING or name == "fail":
+        return True
+    return any(fnmatch.fnmatchcase(name, helper) for helper in helpers)
+
+
+def assertion_count(node: FunctionNode, helpers: Sequence[str] = ()) -> int:
+    """Assertions in a function node; ``helpers``: names or globs of the project's assertion helpers."""
     count = 0
     stack: list[ast.AST] = list(node.body)
     while stack:
@@ -40,13 +52,12 @@ def assertion_count(node: FunctionNode) -> int:
         if isinstance(current, ast.Assert):
             count += 1
         elif isinstance(current, ast.Call):
-            name = _callee(current)
-            if name.startswith("assert") or name in _EXPECTING:
-                count += 1
+            count += _asserts(_callee(current), helpers)
         stack.extend(children(current))
     return count
 
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, Optional[int]]:
-    return {"assertions": assertion_count(unit.node) if unit.is_test else None}
+    helpers = getattr(source.settings, "assertion_helpers", ())
+    return {"assertions": assertion_count(unit.node, helpers) if unit.is_test else None}
