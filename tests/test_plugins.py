@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from ladder_plugins import hookimpl
@@ -111,3 +113,27 @@ def test_entry_point_plugin_is_loaded(pytester, monkeypatch):
     assert any(ep.name == "returns" for ep in metadata.entry_points(group="ladder"))
     pm = make_plugin_manager()
     assert "XRT200" in {r.code for r in rules_of(pm)}
+
+
+class _GcWatcher:
+    def __init__(self):
+        self.seen = []
+
+    @hookimpl
+    def ladder_unit_metrics(self, unit, source):
+        self.seen.append(gc.isenabled())
+        return {}
+
+
+@pytest.mark.parametrize("host_enabled", [True, False])
+def test_gc_is_paused_while_a_file_is_analysed_and_the_hosts_state_restored(settings, host_enabled):
+    watcher = _GcWatcher()
+    analyzer = Analyzer(settings, make_plugin_manager([watcher], entry_points=False))
+    was = gc.isenabled()
+    (gc.enable if host_enabled else gc.disable)()
+    try:
+        analyzer.source("def f():\n    return 1\n", "m.py")
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert watcher.seen == [False] and after is host_enabled
