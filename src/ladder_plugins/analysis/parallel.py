@@ -10,7 +10,6 @@ depends on the reports only, not on the analyser that calls it.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
@@ -38,6 +37,8 @@ def _analyse(file: Any) -> dict[str, Any]:
 
 def analyze_in_processes(analyzer: Any, files: Sequence[Any], jobs: int,
                          progress: Optional[Callable[[int, int], None]] = None) -> tuple[Any, ...]:
+    from concurrent.futures import ProcessPoolExecutor  # 40 ms of imports a one-file run does not need
+
     from .serialize import report_from_json
 
     args = (type(analyzer), str(analyzer.settings.root), analyzer.hashes, analyzer.cache is not None)
