@@ -223,3 +223,17 @@ def test_an_excluded_file_named_explicitly_is_listed_as_skipped_with_the_reason(
     assert done.returncode == 0, done.stderr
     assert "venv/__init__.py: excluded by the default excludes ('venv')" in done.stdout
     assert "src/gen_a.py: excluded by [tool.ladder] exclude ('src/gen_*.py')" in done.stdout
+
+
+@pytest.mark.parametrize("now", ["yesterday", "0001-01-01T00:00:00Z", "9999-12-31T23:30:00-01:00"])
+def test_a_bad_ladder_now_is_a_configuration_error_in_every_front_end(project, now):
+    checked = run(["check", "--no-record"], project, LADDER_NOW=now)
+    assert checked.returncode == 2 and "LADDER_NOW" in checked.stderr and "Traceback" not in checked.stderr
+    linted = subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD", "--ladder-no-record", "."],
+                            cwd=project, capture_output=True, text=True, env={**os.environ, "LADDER_NOW": now},
+                            timeout=120)
+    assert "LAD000" in linted.stdout and "LADDER_NOW" in linted.stdout and linted.returncode == 1, linted.stdout
+    tested = subprocess.run([sys.executable, "-m", "pytest", "--ladder", "-p", "no:cacheprovider", "-q"],
+                            cwd=project, capture_output=True, text=True, env={**os.environ, "LADDER_NOW": now},
+                            timeout=120)
+    assert tested.returncode == 4 and "LADDER_NOW" in tested.stderr + tested.stdout

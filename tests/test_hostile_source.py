@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ladder_plugins.analysis.analyzer import analyze_source
 
 
@@ -57,3 +59,14 @@ def test_bom_and_latin1_cookie_are_decoded(settings):
     assert bom.skipped is None and bom.units[0].name == "f"
     latin = analyze_source("# -*- coding: latin-1 -*-\ndef f():\n    return 'é'\n".encode("latin-1"), "l.py", settings)
     assert latin.skipped is None and latin.units[0].name == "f"
+
+
+@pytest.mark.parametrize("code", ["def f():\n    return 1()\n", "def f():\n    return (1, 2)(3)\n",
+                                  "def f():\n    return '\\d'\n", "def f(x):\n    return x is 1\n"])
+def test_the_compilers_warnings_about_the_code_are_not_printed(settings, code):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = analyze_source(code, "m.py", settings)
+    assert report.skipped is None and len(report.units) == 1

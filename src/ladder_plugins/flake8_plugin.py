@@ -145,12 +145,13 @@ class LadderChecker:
     def _load(cls, options: Any) -> None:
         from .analysis.analyzer import Analyzer
         from .errors import LadderError
-        from .history.run import RUN_ID_ENV
+        from .history.run import RUN_ID_ENV, RunContext
         from .history.store import HistoryStore
 
         owner = _claim_run_id(RUN_ID_ENV)
         try:
             cls.settings = _settings(options)
+            RunContext.create("flake8", cls.settings.mode, cls.settings.repo_id)  # LADDER_NOW, LADDER_ACTOR
         except LadderError as exc:
             cls.config_error = str(exc)
             return

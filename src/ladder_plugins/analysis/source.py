@@ -13,6 +13,7 @@ import ast
 import io
 import re
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Optional, Sequence, Union
@@ -107,9 +108,17 @@ def split_lines(text: str) -> list[str]:
 
 
 def parse(text: str, path: str) -> ast.Module:
-    """Parse once; syntax errors and parser limits become a :class:`SourceError`."""
+    """Parse once; syntax errors and parser limits become a :class:`SourceError`.
+
+    The compiler's warnings about the code (``SyntaxWarning: invalid escape sequence``,
+    ``'int' object is not callable``) are the interpreter's to give when it runs the
+    file, not a linter's stray stderr lines: they are silenced here.
+    """
     try:
-        return ast.parse(text, filename=path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)  # invalid escapes before Python 3.12
+            return ast.parse(text, filename=path)
     except SyntaxError as exc:
         where = f"{path}:{exc.lineno}" if exc.lineno else path
         raise SourceError(f"{where}: syntax error: {exc.msg}") from None

@@ -48,8 +48,16 @@ def now_utc(environ: Optional[Mapping[str, str]] = None) -> datetime:
     env = os.environ if environ is None else environ
     override = env.get(NOW_ENV)
     if override:
-        return parse_timestamp(override, source=NOW_ENV)
+        value = parse_timestamp(override, source=NOW_ENV)
+        if not _FIRST <= value <= _LAST:  # retention and windows are reckoned back and forth from it
+            raise ConfigError(f"{NOW_ENV}: {override!r} is outside the years {_FIRST.year} to {_LAST.year}; "
+                              "expected a time such as 2026-11-30T09:00:00Z")
+        return value
     return datetime.now(timezone.utc)
+
+
+_FIRST = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_LAST = datetime(9000, 1, 1, tzinfo=timezone.utc)
 
 
 @dataclass(frozen=True)
