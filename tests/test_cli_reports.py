@@ -16,7 +16,8 @@ import pytest
 from .reports_helpers import FINAL, demo_copy, ladder, three_edits
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "data" / "sarif-schema-2.1.0.json"
+#: The OASIS SARIF 2.1.0 schema (errata 01), shipped with the tests so the validation always runs.
+SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")
@@ -53,9 +54,8 @@ def test_check_json_is_a_versioned_contract(project):
 
 
 def test_sarif_is_valid_and_github_ready(project, tmp_path):
-    jsonschema = pytest.importorskip("jsonschema")
-    if not SARIF_SCHEMA.exists():
-        pytest.skip(f"the official schema is not beside the project ({SARIF_SCHEMA})")
+    import jsonschema
+
     out = tmp_path / "ladder.sarif"
     done = ladder(["check", "--no-record", "--format", "sarif", "--output", str(out)], project, LADDER_NOW=FINAL)
     assert done.returncode == 1 and done.stdout == ""
