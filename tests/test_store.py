@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from ladder_plugins.errors import LadderError
 from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.events import SCHEMA_VERSION
 from ladder_plugins.history.recorder import record_events
@@ -407,7 +408,7 @@ def _combine_into_new_project(root, files):
     root.mkdir()
     settings = project_settings(root)
     store = HistoryStore(settings)
-    counts = (store.combine(files), store.combine(files))
+    counts = (store.combine(files, force=True), store.combine(files, force=True))  # runners of another name
     return counts, [(h.fingerprint, h.occurrences, h.days) for h in hotspots(store.peek(), settings, at(4))]
 
 
@@ -480,8 +481,8 @@ def test_combine_appends_sightings_as_written_and_only_once(tmp_path):
     _unchanged_runs(runner, 2, per_run=4)
     target = project_settings(tmp_path / "laptop")
     log = HistoryStore(runner).log
-    assert HistoryStore(target).combine([log]) == (5, 0, 0)  # 4 events and 1 sighting
-    assert HistoryStore(target).combine([log]) == (0, 5, 0)
+    assert HistoryStore(target).combine([log], force=True) == (5, 0, 0)  # 4 events and 1 sighting
+    assert HistoryStore(target).combine([log], force=True) == (0, 5, 0)
     assert HistoryStore(target).log.read_bytes() == log.read_bytes()
     assert HistoryStore(target).load().aggregate.events == 8
 
@@ -629,3 +630,28 @@ def test_a_failure_before_the_log_is_replaced_leaves_fold_and_log_as_they_were(t
         store.prune(tx.state, at(40), force=True)
     assert store.log.read_bytes() == log and not store.folded_path.exists()
     assert HistoryStore(settings).load().aggregate.events == 2
+
+
+def test_combine_refuses_another_projects_log_unless_forced(tmp_path):
+    (tmp_path / "other").mkdir()
+    (tmp_path / "mine").mkdir()
+    foreign = project_settings(tmp_path / "other")
+    _unchanged_runs(foreign, 1, per_run=2)
+    target = project_settings(tmp_path / "mine")
+    with pytest.raises(LadderError, match=r"records of another project \('repo', this one is 'mine'\)"):
+        HistoryStore(target).combine([HistoryStore(foreign).log])
+    assert not HistoryStore(target).log.exists()  # nothing half-combined
+    assert HistoryStore(target).combine([HistoryStore(foreign).log], force=True)[0] == 2
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "missing"])
+def test_combine_says_what_an_input_that_is_no_log_is(tmp_path, kind):
+    target = project_settings(tmp_path)
+    path = tmp_path / "input"
+    expected = {"directory": "is a directory", "fifo": "is a named pipe", "missing": "no such file"}[kind]
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(LadderError, match=expected):
+        HistoryStore(target).combine([path])

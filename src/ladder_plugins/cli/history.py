@@ -26,8 +26,9 @@ def add_parsers(sub: Any) -> None:
     actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
     actions.add_parser("prune", help="apply retention and the size cap now")
     actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
-    actions.add_parser("combine", help="merge other events.jsonl files into this project's log").add_argument(
-        "files", nargs="+", metavar="FILE")
+    combine = actions.add_parser("combine", help="merge other events.jsonl files into this project's log")
+    combine.add_argument("files", nargs="+", metavar="FILE")
+    combine.add_argument("--force", action="store_true", help="combine records of another project too")
 
 
 def _stats(store: Any, args: argparse.Namespace) -> None:
@@ -44,7 +45,7 @@ def _stats(store: Any, args: argparse.Namespace) -> None:
 
 
 def _combine(store: Any, args: argparse.Namespace) -> None:
-    added, duplicates, unreadable = store.combine([Path(f) for f in args.files])
+    added, duplicates, unreadable = store.combine([Path(f) for f in args.files], force=args.force)
     print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
           f"{unreadable} unreadable lines skipped")
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -440,27 +441,37 @@ class HistoryStore:
             lines_by_schema=dict(sorted(read.versions.items())), unresolved=agg.unresolved,
         )
 
-    def _read_inputs(self, files: Sequence[Path]) -> tuple[list[Record], int]:
+    def _read_inputs(self, files: Sequence[Path], force: bool) -> tuple[list[Record], int]:
         incoming: list[Record] = []
         unreadable = 0
         for file in files:
-            if not Path(file).is_file():
-                raise LadderError(f"{file}: no such file")
+            _check_input(Path(file))
             read = self.read_log(0, path=Path(file))
             if read.newer:
                 raise LadderError(f"{file}: written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); "
                                   "upgrade first")
+            if not force:
+                self._same_project(Path(file), read.events)
             incoming.extend(read.events)
             unreadable += read.skipped
         return incoming, unreadable
 
-    def combine(self, files: Sequence[Path]) -> tuple[int, int, int]:
+    def _same_project(self, file: Path, records: Sequence[Record]) -> None:
+        """Refuse another project's log: its hotspots are not this project's."""
+        foreign = sorted({r.repo_id for r in records if r.repo_id != self.settings.repo_id})
+        if foreign:
+            shown = ", ".join(repr(_printable(name)) for name in foreign[:3])
+            raise LadderError(f"{file}: records of another project ({shown}, this one is "
+                              f"{self.settings.repo_id!r}); not combined (--force combines them anyway)")
+
+    def combine(self, files: Sequence[Path], *, force: bool = False) -> tuple[int, int, int]:
         """Merge other logs into this one, deduplicating by event id (``coverage combine``).
 
         Returns (added, duplicates, unreadable lines). Raises :class:`LadderError`
-        when the history cannot be written or an input cannot be read.
+        when the history cannot be written, an input cannot be read, or (unless
+        ``force``) an input holds another project's records.
         """
-        incoming, unreadable = self._read_inputs(files)
+        incoming, unreadable = self._read_inputs(files, force)
         with self.transaction() as tx:
             if tx.read_only:
                 raise LadderError("; ".join(self.warnings) or f"cannot write {self.log}")
@@ -476,6 +487,25 @@ def _with_aggregate(head: dict, aggregate: Aggregate) -> Callable[[Callable[[str
         aggregate.write_json(write)
         write("}")
     return produce
+
+
+def _check_input(file: Path) -> None:
+    """A file to combine must be a regular file; anything else is said as what it is."""
+    try:
+        mode = os.stat(file).st_mode
+    except FileNotFoundError:
+        raise LadderError(f"{file}: no such file") from None
+    except OSError as exc:
+        raise LadderError(f"{file}: cannot be read: {exc.strerror or exc}") from None
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
+             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+    kind = next((name for test, name in kinds if test(mode)), None)
+    if kind is not None:
+        raise LadderError(f"{file}: is {kind}, not a log file; expected an events.jsonl")
+
+
+def _printable(text: str) -> str:
+    return "".join(c if c.isprintable() else "?" for c in text)[:80]
 
 
 def _sync(handle: Any) -> None:
