@@ -237,3 +237,41 @@ def test_a_bad_ladder_now_is_a_configuration_error_in_every_front_end(project, n
                             cwd=project, capture_output=True, text=True, env={**os.environ, "LADDER_NOW": now},
                             timeout=120)
     assert tested.returncode == 4 and "LADDER_NOW" in tested.stderr + tested.stdout
+
+
+def test_a_key_with_a_newline_or_an_escape_code_is_quoted_in_the_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\n"mo\\nde\\u001b[31m" = 1\n')
+    done = run(["check"], tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
+    assert '"mo\\nde\\u001b[31m": unknown key' in done.stderr
+
+
+def test_toml_nested_thousands_deep_is_one_clear_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\nx = " + "[" * 3000 + "]" * 3000 + "\n")
+    done = run(["check"], tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "nested too deeply" in done.stderr
+
+
+def test_a_control_character_in_history_dir_is_a_configuration_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\nhistory_dir = ".lad\\u0000der"\n')
+    done = run(["check"], tmp_path)
+    assert done.returncode == 2 and "history_dir" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_running_from_a_deleted_directory_is_one_clear_error(tmp_path):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = f"import os, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); " \
+             "from ladder_plugins.cli.main import main; sys.exit(main(['check']))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "current directory cannot be read" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS file systems refuse names that are not UTF-8")
+def test_sarif_takes_a_file_name_that_is_not_utf8(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    name = os.fsdecode(b"bad\xff.py")
+    (tmp_path / name).write_text("def f(a, b, c, d, e, g, h):\n    return a\n")
+    done = run(["check", "--no-record", "--format", "sarif"], tmp_path)
+    (result,) = [r for r in json.loads(done.stdout)["runs"][0]["results"] if r["ruleId"] == "LAD105"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad%FF.py"

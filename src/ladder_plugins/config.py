@@ -148,6 +148,8 @@ def read_pyproject(path: Path) -> dict[str, Any]:
         return toml_loads(text)
     except ValueError as exc:  # TOMLDecodeError subclasses ValueError
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tables or arrays nested thousands deep
+        raise ConfigError(f"{path}: nested too deeply to read; expected a pyproject.toml of ordinary depth") from None
 
 
 def _project_name(path: Optional[Path]) -> Optional[str]:
@@ -214,7 +216,7 @@ class _Checker:
         self.table_name = table_name
 
     def where(self, key: str) -> str:
-        return f"{self.file}: [{self.table_name}] {key}"
+        return f"{self.file}: [{self.table_name}] {_key(key)}"
 
     def fail(self, key: str, expected: str, value: Any) -> ConfigError:
         return ConfigError(f"{self.where(key)} = {_show(value)}: expected {expected}")
@@ -269,6 +271,14 @@ class _Checker:
                 f"{self.where(key)}: {item!r} escapes the project root; expected a path inside it"
             )
         return posix
+
+
+def _key(key: str) -> str:
+    """A key as written in TOML, quoted when it is not a bare key: a newline or an escape code in a
+    key would otherwise split the message or reach the terminal."""
+    if key and all(c.isascii() and (c.isalnum() or c in "-_") for c in key):
+        return key
+    return json.dumps(key)
 
 
 def _show(value: Any) -> str:
@@ -407,8 +417,9 @@ def _history(file: Path, ladder: Mapping[str, Any]) -> HistorySettings:
 
 def _history_dir(check: _Checker, ladder: Mapping[str, Any]) -> str:
     value = ladder.get("history_dir", ".ladder")
-    if not isinstance(value, str) or not value.strip():
-        raise check.fail("history_dir", "a directory path relative to the project root", value)
+    if not isinstance(value, str) or not value.strip() or not value.isprintable():
+        raise check.fail("history_dir", "a directory path relative to the project root (no control characters)",
+                         value)
     return check.relative("history_dir", value)
 
 

@@ -10,6 +10,7 @@ one line on stderr, no traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -42,6 +43,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     commands = {name: run for group in _GROUPS for name, run in group.COMMANDS.items()}
+    try:
+        os.getcwd()
+    except OSError as exc:  # a directory deleted under the shell
+        print(f"ladder: error: the current directory cannot be read ({exc.strerror or exc}); "
+              "change to an existing directory", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return commands[args.command](args)
     except LadderError as exc:

@@ -38,7 +38,9 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
 
 
 def _location(path: str, line: int) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": {"uri": quote(path), "uriBaseId": "%SRCROOT%"},
+    # a name that is not UTF-8 carries lone surrogates: percent-encode its original bytes
+    uri = quote(path.encode("utf-8", "surrogateescape"))
+    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"},
                                  "region": {"startLine": max(line, 1)}}}
 
 
