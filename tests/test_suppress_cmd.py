@@ -107,3 +107,16 @@ def test_a_recurring_hotspot_is_refused_without_force(tmp_path):
     forced = ladder(["suppress", "src", "--reason", "later", "--force"], project, LADDER_NOW="2026-11-03T12:00:00Z")
     assert forced.returncode == 0
     assert "ladder: ignore[cyclomatic_max, cognitive_max, abc_max] later" in pricing.read_text()
+
+
+def test_a_file_that_leads_out_of_the_project_is_never_written(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    module = _project(project)
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text(SOURCE)
+    (project / "src" / "linked.py").symlink_to(outside)
+    done = ladder(["suppress", "src", "--reason", "legacy"], project)
+    assert done.returncode == 1 and "linked.py: resolves outside the project root" in done.stderr
+    assert outside.read_text() == SOURCE  # untouched
+    assert "ladder: ignore" in module.read_text()  # the rest is done

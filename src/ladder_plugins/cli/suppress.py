@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import LadderError
+from ..ladderdir.paths import inside
 from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_of, warn
 
 __all__ = ["SuppressPlan", "plan_suppressions", "apply_suppressions", "check_reason", "add_parsers", "COMMANDS"]
@@ -90,18 +92,36 @@ def _written(rel: str, targets: dict[int, list[str]]) -> str:
     return f"suppressed {sum(len(keys) for keys in targets.values())} violation(s) in {rel}\n"
 
 
-def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: bool) -> list[str]:
-    """Rewrite (or, with ``dry_run``, diff) each file; returns the diff lines or the files written."""
+def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: bool) -> tuple[list[str], list[str]]:
+    """Rewrite (or, with ``dry_run``, diff) each file: (the diff lines or the files written, the problems).
+
+    A file that resolves outside the project (a symlink leading out) is never written, as the store
+    never writes there; a file that cannot be written is said, and the other files are still done.
+    """
     out: list[str] = []
+    problems: list[str] = []
+    real_root = Path(os.path.realpath(root))
     for rel, targets in sorted(plan.targets.items()):
-        before = (root / rel).read_bytes()
-        after = rewrite(before, targets, reason)
-        if after != before and dry_run:
-            out += _diff(rel, before, after)
-        elif after != before:
-            (root / rel).write_bytes(after)
-            out.append(_written(rel, targets))
-    return out
+        path = root / rel
+        if not inside(path, real_root):
+            problems.append(f"{rel}: resolves outside the project root {real_root}; not written")
+            continue
+        try:
+            out += _apply_one(path, rel, targets, reason, dry_run)
+        except OSError as exc:
+            problems.append(f"{rel}: cannot be written: {exc.strerror or exc}; not suppressed")
+    return out, problems
+
+
+def _apply_one(path: Path, rel: str, targets: dict[int, list[str]], reason: str, dry_run: bool) -> list[str]:
+    before = path.read_bytes()
+    after = rewrite(before, targets, reason)
+    if after == before:
+        return []
+    if dry_run:
+        return _diff(rel, before, after)
+    path.write_bytes(after)
+    return [_written(rel, targets)]
 
 
 _EXAMPLES = (
@@ -131,10 +151,12 @@ def _suppress(args: argparse.Namespace) -> int:
     hot = {h.fingerprint for h in load_view(settings, warn=warn).hotspots}
     result, _, _ = analyse(args, settings)
     plan = plan_suppressions(result, hot, rule, args.force)
-    for refusal in plan.refused:
+    done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)
+    sys.stdout.write("".join(done))
+    refused = list(plan.refused) + problems
+    for refusal in refused:
         print(f"ladder: refused: {refusal}", file=sys.stderr)
-    sys.stdout.write("".join(apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)))
-    return EXIT_FAILED if plan.refused else EXIT_OK
+    return EXIT_FAILED if refused else EXIT_OK
 
 
 COMMANDS = {"suppress": _suppress}
