@@ -140,17 +140,21 @@ def add_parsers(sub: Any) -> None:
     suppress.add_argument("--force", action="store_true", help="suppress recurring hotspots too")
 
 
-def _suppress(args: argparse.Namespace) -> int:
-    from ..history.view import load_view
+def _rule(name: Optional[str]) -> Any:
     from ..plugins import known_rules
     from ..reports.explain import find_rule
 
+    return find_rule(name, known_rules()) if name else None
+
+
+def _suppress(args: argparse.Namespace) -> int:
+    from ..history.view import load_view
+
     reason = check_reason(args.reason)
     settings = settings_of(args)
-    rule = find_rule(args.rule, known_rules()) if args.rule else None
     hot = {h.fingerprint for h in load_view(settings, warn=warn).hotspots}
     result, _, _ = analyse(args, settings)
-    plan = plan_suppressions(result, hot, rule, args.force)
+    plan = plan_suppressions(result, hot, _rule(args.rule), args.force)
     done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)
     sys.stdout.write("".join(done))
     refused = list(plan.refused) + problems
