@@ -243,6 +243,14 @@ def _version(data: Mapping[str, Any]) -> int:
     return version
 
 
+#: What the fields that outputs show as they are must look like: a record that breaks one is not trusted
+#: (a rule key with a newline and a fake ``</ladder-brief>`` would otherwise reach an agent's prompt).
+_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,99}")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
+_MAX_LINE = 10**9
+_MAX_ID = 200
+
+
 def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
     """The required fields, validated; ``timestamp`` in its one canonical form."""
     for key in _REQUIRED_TEXT + ("timestamp",):
@@ -250,7 +258,34 @@ def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
             raise ValueError(f"{key} missing or not a string")
     if data["severity"] not in SEVERITIES and version <= SCHEMA_VERSION:
         raise ValueError(f"severity {data['severity']!r} unknown")
+    if not _KEY.fullmatch(data["rule_key"]):
+        raise ValueError("rule_key is not a rule key")
+    for key in ("event_id", "run_id"):
+        _identifier(data[key], key)
     return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": _timestamp(data["timestamp"])}
+
+
+def _identifier(value: str, key: str) -> str:
+    """An id printed as it is: printable and of a sane length."""
+    if len(value) > _MAX_ID or not value.isprintable():
+        raise ValueError(f"{key} is not a printable id of at most {_MAX_ID} characters")
+    return value
+
+
+def _trusted(optional: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The optional fields outputs show, checked: a known role, word-like tool and mode, a sane line, ids."""
+    from ..catalogue import ROLES
+
+    if optional["role"] not in ROLES:
+        raise ValueError("role is not a known role")
+    if not (_WORD.fullmatch(optional["tool"]) and _WORD.fullmatch(optional["mode"])):
+        raise ValueError("tool or mode is not a word")
+    if not 0 <= optional["line"] <= _MAX_LINE:
+        raise ValueError("line out of range")
+    for key in ("repo_id", "actor_id", "actor_type"):
+        if optional[key]:
+            _identifier(optional[key], key)
+    return optional
 
 
 _REFS = re.compile(r"[A-Za-z0-9_-]*")
@@ -283,9 +318,10 @@ def _timestamp(value: Any) -> str:
 
 def _sighting_from_json(data: Mapping[str, Any], version: int) -> Sighting:
     text = {key: _OPTIONAL[key](data.get(key)) for key in ("repo_id", "tool", "mode", "actor_type", "actor_id")}
-    return Sighting(version, _required(data, "event_id"), _timestamp(data.get("timestamp")), text["repo_id"],
-                    _required(data, "run_id"), text["tool"], text["mode"], _refs(data.get("refs")),
-                    text["actor_type"], text["actor_id"])
+    _trusted({**text, "role": "app", "line": 0})
+    return Sighting(version, _identifier(_required(data, "event_id"), "event_id"), _timestamp(data.get("timestamp")),
+                    text["repo_id"], _identifier(_required(data, "run_id"), "run_id"), text["tool"], text["mode"],
+                    _refs(data.get("refs")), text["actor_type"], text["actor_id"])
 
 
 def record_from_json(data: Mapping[str, Any]) -> Record:
@@ -326,7 +362,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     if "kind" in data:
         raise ValueError(f"a record of kind {data['kind']!r}, not an event")
     version = _version(data)
-    optional = {name: read(data.get(name)) for name, read in _OPTIONAL.items()}
+    optional = _trusted({name: read(data.get(name)) for name, read in _OPTIONAL.items()})
     event = Event(schema_version=version, **_checked(data, version), **optional)
     if version > SCHEMA_VERSION:
         raise NewerSchema(event)

@@ -45,8 +45,8 @@ def _pattern_lines(state: Any) -> list[str]:
 def session_summary(state: Any) -> list[str]:
     """Lines of the terminal summary section (the header is the caller's)."""
     outcome = state.outcome
-    lines = [f"mode {state.settings.mode}, run {state.run.run_id}, "
-             f"{outcome.recorded} events recorded in {outcome.history_dir}"]
+    lines = [f"mode {state.settings.mode}, run {clean(state.run.run_id)}, "  # LADDER_RUN_ID is the environment's
+             f"{outcome.recorded} events recorded in {clean(outcome.history_dir)}"]
     lines += ["violations per rule:"] + _per_rule(state.events)
     lines += ["recurring hotspots of this run:"] + _hotspot_lines(state)
     lines += ["patterns in the history:"] + _pattern_lines(state)
