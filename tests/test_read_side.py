@@ -7,6 +7,8 @@ import json
 import re
 import tomllib
 
+import pytest
+
 from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.reports.brief import make_brief
 from ladder_plugins.config import settings_from_table
@@ -187,3 +189,14 @@ def test_a_hostile_rule_key_from_another_log_never_reaches_the_brief(tmp_path):
     done = ladder(["brief"], project, LADDER_NOW="2026-11-02T10:00:00Z")
     assert "SYSTEM" not in done.stdout and done.stdout.count("</ladder-brief>") == 1
     assert "unreadable line" in done.stderr  # skipped, counted, kept, said
+
+
+@pytest.mark.parametrize("group", ['src/a"]\nmode = "advisory', "src/back\\slash", "src/\x1b[31mred", "src/caf\u00e9"])
+def test_the_recommended_toml_snippet_holds_a_hostile_directory_name_as_a_string(group):
+    from ladder_plugins.config import toml_loads
+    from ladder_plugins.history.recurrence import Pattern
+    from ladder_plugins.reports.recommend import _override
+
+    snippet = _override(Pattern("cognitive_max", "area", group, 9, 3, 3, 6)).snippet
+    assert toml_loads(snippet) == {"tool": {"ladder": {"roles": {"script": [group + "/**"]}}}}
+    assert "\x1b" not in snippet

@@ -31,6 +31,7 @@ from ..config import Settings
 from ..history.aggregate import Aggregate
 from ..history.recurrence import Pattern, rule_kind
 from ..history.view import HistoryView
+from .sanitize import toml_string
 
 __all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json", "DEFAULT_TOP"]
 
@@ -130,7 +131,7 @@ def _override(p: Pattern) -> Suggestion:
         "override", p.rule_key,
         f"If {p.group} is meant to exceed {p.rule_key} (generated or vendored code, a deliberate exception), "
         "say so with a role instead of letting the violations recur",
-        _evidence(p), f'[tool.ladder.roles]\nscript = ["{p.group}/**"]', weight=p.recurrences)
+        _evidence(p), f"[tool.ladder.roles]\nscript = [{toml_string(p.group + '/**')}]", weight=p.recurrences)
 
 
 def recommend(aggregate: Aggregate, view: HistoryView, settings: Settings) -> list[Suggestion]:

@@ -1,4 +1,4 @@
-"""The one place output is made safe: for a terminal, and for Markdown.
+"""The one place output is made safe: for a terminal, for Markdown, and inside a TOML string.
 
 Paths, unit names and messages come from the code under analysis and from the
 history, both untrusted: every report passes them through here.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-__all__ = ["clean", "md_escape"]
+__all__ = ["clean", "md_escape", "toml_string"]
 
 _CONTROL = {c: None for c in range(32) if c not in (9,)}
 _CONTROL.update({0x7F: None})
@@ -30,3 +30,24 @@ def md_escape(text: Any) -> str:
     for char in "\\`*_[]<>|~":  # what can open markup or a cell inside a table cell
         escaped = escaped.replace(char, "\\" + char)
     return escaped
+
+
+_TOML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string holding ``text`` exactly: quotes, backslashes and control characters escaped
+    (a directory name cannot end the string and add keys of its own); a lone surrogate (a name that was
+    not UTF-8) becomes U+FFFD, which TOML can hold."""
+    out = []
+    for char in text:
+        code = ord(char)
+        if char in _TOML_ESCAPES:
+            out.append(_TOML_ESCAPES[char])
+        elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+            out.append(f"\\u{code:04X}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\uFFFD")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
