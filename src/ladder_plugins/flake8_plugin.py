@@ -297,13 +297,14 @@ def _claim_run_id(env_name: str) -> bool:
     process or a parent) is replaced.
     """
     import multiprocessing
-    import uuid
+
+    from .history.run import new_id
 
     if multiprocessing.parent_process() is not None and os.environ.get(_OWNER_ENV) == str(os.getppid()):
         return False
     current = os.environ.get(env_name)
     if not current or current == os.environ.get(_GENERATED_ENV):
-        current = uuid.uuid4().hex
+        current = new_id()
         os.environ[env_name] = os.environ[_GENERATED_ENV] = current
     os.environ[_OWNER_ENV] = str(os.getpid())
     return True

@@ -21,14 +21,13 @@ import base64
 import hashlib
 import json
 import re
-import uuid
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from ..analysis.identity import HASH_VERSION
 from ..errors import ConfigError
-from .run import RunContext, format_timestamp, parse_timestamp
+from .run import RunContext, format_timestamp, new_id, parse_timestamp
 
 __all__ = [
     "SCHEMA_VERSION", "SEVERITIES", "Event", "Sighting", "Record", "events_from_violations", "event_from_json",
@@ -162,7 +161,7 @@ def compact(events: Sequence[Event], known: Callable[[str], bool]) -> list[Recor
 
 def _sighting(run: tuple[Any, ...], refs: list[str]) -> Sighting:
     ts, repo, run_id, tool, mode, actor, who = run
-    return Sighting(SCHEMA_VERSION, uuid.uuid4().hex, ts, repo, run_id, tool, mode, tuple(refs), actor, who)
+    return Sighting(SCHEMA_VERSION, new_id(), ts, repo, run_id, tool, mode, tuple(refs), actor, who)
 
 
 def events_from_violations(
@@ -174,7 +173,7 @@ def events_from_violations(
         out.append(
             Event(
                 schema_version=SCHEMA_VERSION,
-                event_id=uuid.uuid4().hex,
+                event_id=new_id(),
                 timestamp=run.timestamp,
                 repo_id=run.repo_id,
                 run_id=run.run_id,

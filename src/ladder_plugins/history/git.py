@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence
@@ -225,6 +224,8 @@ def _is_sha(text: str) -> bool:
 
 
 def _run(cwd: Path, args: Sequence[str], stdin: Optional[bytes] = None) -> bytes:
+    import subprocess  # only a run that asks git pays for the import
+
     try:
         done = subprocess.run(["git", "-c", "core.quotepath=off", "-c", "color.ui=false", *args], cwd=cwd,
                               input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(),

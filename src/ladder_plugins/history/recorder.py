@@ -8,14 +8,13 @@ warning in ``RunOutcome.warnings`` and never changes the gate's result.
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..config import Settings
 from .events import Event, events_from_violations
 from .gate import Gate, GateResult
-from .run import RunContext
+from .run import RunContext, new_id
 from .store import HistoryStore
 
 __all__ = ["Recorder", "RunOutcome", "record_run", "record_events", "gate_events"]
@@ -39,7 +38,7 @@ class RunOutcome:
 def gate_events(gate: GateResult) -> list[Event]:
     """``gate-fail`` events marking when the gate fired for a fingerprint."""
     return [
-        dataclasses.replace(failure.event, event_id=uuid.uuid4().hex, severity="gate-fail")
+        dataclasses.replace(failure.event, event_id=new_id(), severity="gate-fail")
         for failure in gate.failures
     ]
 

@@ -8,20 +8,25 @@ tests and replays can simulate days.
 from __future__ import annotations
 
 import os
-import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Mapping, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["RunContext", "now_utc", "parse_timestamp", "format_timestamp", "RUN_ID_ENV", "NOW_ENV"]
+__all__ = ["RunContext", "now_utc", "parse_timestamp", "format_timestamp", "new_id", "RUN_ID_ENV", "NOW_ENV"]
 
 RUN_ID_ENV = "LADDER_RUN_ID"
 NOW_ENV = "LADDER_NOW"
 ACTOR_ENV = "LADDER_ACTOR"
 ACTOR_ID_ENV = "LADDER_ACTOR_ID"
 _ACTORS = ("human", "agent", "ci")
+
+
+def new_id() -> str:
+    """A random 128-bit id in hex, as ``uuid.uuid4().hex`` looks (``uuid`` imports ``platform``: start-up
+    time every run would pay for nothing)."""
+    return os.urandom(16).hex()
 
 
 def parse_timestamp(text: str, *, source: str = "timestamp") -> datetime:
@@ -81,7 +86,7 @@ class RunContext:
         if actor is not None and actor not in _ACTORS:
             raise ConfigError(f"{ACTOR_ENV}: {actor!r} is not one of {', '.join(_ACTORS)}")
         return cls(
-            run_id=env.get(RUN_ID_ENV) or uuid.uuid4().hex,
+            run_id=env.get(RUN_ID_ENV) or new_id(),
             tool=tool,
             mode=mode,
             now=now_utc(env),
