@@ -12,9 +12,9 @@ import pytest
 from ladder_plugins.metrics.abc import abc_size, abc_vector
 
 
-def vector(code: str, method: bool = False):
+def vector(code: str):
     node = ast.parse(textwrap.dedent(code)).body[0]
-    return abc_vector(node, is_method=method)
+    return abc_vector(node)
 
 
 CASES = [
@@ -58,7 +58,7 @@ def test_abc_vector(code, expected):
 def test_a_methods_parameters_are_not_counted_either():
     code = "class C:\n    def m(self, a):\n        self.x = a\n"
     method = ast.parse(code).body[0].body[0]
-    assert abc_vector(method, is_method=True) == (1, 0, 0)
+    assert abc_vector(method) == (1, 0, 0)
 
 
 @pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs Python 3.10")

@@ -135,3 +135,12 @@ def test_on_the_default_branch_only_uncommitted_changes_are_new(branch, tmp_path
     edited = _failures(ladder(["check", "--no-record", "--mode", "new", "--format", "json"], clone_dir,
                               LADDER_NOW=NOW))
     assert {(f["unit"], f["reason"]) for f in edited} == {("unsaved", "new")}
+
+
+def test_mode_new_without_git_warns_and_keeps_the_recurrence_gate(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text(nested("fresh", 6))
+    done = ladder(["check", "--no-record", "--mode", "new"], tmp_path, LADDER_NOW=NOW)
+    assert done.returncode == 0 and "LAD901" not in done.stdout  # nothing to compare with: nothing is new
+    assert "mode new needs git to find the base; only the recurrence gate applies" in done.stderr

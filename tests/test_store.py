@@ -585,13 +585,19 @@ def test_a_log_that_starts_within_retention_is_not_surveyed_on_every_write(tmp_p
     assert surveys == []
 
 
-def test_pruning_keeps_a_torn_last_line_with_the_old_log(tmp_path):
+def _day_0_and_40_then(tmp_path, tail: bytes):
+    """A 30-day-retention store holding events of day 0 and day 40, then ``tail`` appended raw."""
     settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
     store = HistoryStore(settings)
     with store.transaction() as tx:
         tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))])
     with store.log.open("ab") as handle:
-        handle.write(b'{"schema_version":2,"event_id":"torn')
+        handle.write(tail)
+    return settings, store
+
+
+def test_pruning_keeps_a_torn_last_line_with_the_old_log(tmp_path):
+    _, store = _day_0_and_40_then(tmp_path, b'{"schema_version":2,"event_id":"torn')
     with store.transaction() as tx:
         assert store.prune(tx.state, at(40), force=True)
     (kept,) = [p for p in store.dir.iterdir() if p.name.startswith("events.jsonl.damaged-")]
@@ -614,12 +620,7 @@ def test_a_newer_schema_record_of_any_shape_makes_the_log_read_only(tmp_path, li
 
 
 def test_a_failure_before_the_log_is_replaced_leaves_fold_and_log_as_they_were(tmp_path, monkeypatch):
-    settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
-    store = HistoryStore(settings)
-    with store.transaction() as tx:
-        tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))])
-    with store.log.open("ab") as handle:
-        handle.write(b"not json\n")
+    settings, store = _day_0_and_40_then(tmp_path, b"not json\n")
     log = store.log.read_bytes()
 
     def full_disk(*args):

@@ -119,16 +119,6 @@ def _red_by_fingerprint(events: Sequence[Event]) -> dict[str, list[Event]]:
     return dict(sorted(grouped.items()))
 
 
-def _with_run(history: Aggregate, fp: str, events: Sequence[Event], settings: Settings, now: datetime) -> Recurrence:
-    """The fingerprint's recurrence counting the history before the run plus ``events`` (the run, and git's)."""
-    combined = Aggregate(settings.recurrence.count == "runs")
-    if fp in history.fingerprints:
-        combined.fingerprints[fp] = history.fingerprints[fp].copy()
-    combined.add_versions(e for e in events if e.tool == "git")
-    combined.add_all(e for e in events if e.tool != "git")
-    return recurrence_of(fp, combined.fingerprints[fp], settings, now)
-
-
 def _new_code(event: Event, rec: Recurrence, base: Any) -> Optional[GateFailure]:
     """A failure when the base did not have this violation, or had it with a better value."""
     if event.fingerprint not in base.values:
@@ -174,8 +164,17 @@ class Gate:
         """Each red fingerprint's recurrence: the history (unless git alone is asked for), git's, the run's."""
         if self.settings.recurrence.source == "git":
             history = Aggregate(self.settings.recurrence.count == "runs")
-        return [_with_run(history, fp, prior.get(fp, []) + events, self.settings, self.now)
-                for fp, events in red.items()]
+        return [self._with_run(history, fp, prior.get(fp, ()), events) for fp, events in red.items()]
+
+    def _with_run(self, history: Aggregate, fp: str, prior: Sequence[Event], events: Sequence[Event]) -> Recurrence:
+        """The fingerprint's recurrence: the history before the run, git's past versions (``prior``: never
+        runs), and the run's ``events``."""
+        combined = Aggregate(self.settings.recurrence.count == "runs")
+        if fp in history.fingerprints:
+            combined.fingerprints[fp] = history.fingerprints[fp].copy()
+        combined.add_versions(prior)
+        combined.add_all(events)
+        return recurrence_of(fp, combined.fingerprints[fp], self.settings, self.now)
 
     def _evidence(self, run_events: Sequence[Event], evidence: Any) -> tuple[dict[str, list[Event]], Any]:
         """Git's past versions by fingerprint, and the base (mode new only)."""

@@ -167,9 +167,9 @@ def _contribution(node: ast.AST, methods: set[int]) -> Optional[Vector]:
     return None if counter is None else counter(node)
 
 
-def abc_vector(node: FunctionNode, *, is_method: bool = False) -> Vector:
+def abc_vector(node: FunctionNode) -> Vector:
     """(A, B, C) of a function node's body, nested functions and lambdas included; the unit's own
-    parameters are not part of its body (``is_method`` is kept for callers; it changes nothing)."""
+    parameters are not part of its body, so a method's ``self`` needs no exception."""
     found = list(_contributions(node.body))
     if not found:
         return 0, 0, 0
@@ -177,12 +177,12 @@ def abc_vector(node: FunctionNode, *, is_method: bool = False) -> Vector:
     return a, b, c
 
 
-def abc_size(node: FunctionNode, *, is_method: bool = False) -> float:
+def abc_size(node: FunctionNode) -> float:
     """sqrt(A² + B² + C²), rounded to 2 decimals."""
-    a, b, c = abc_vector(node, is_method=is_method)
+    a, b, c = abc_vector(node)
     return round(math.sqrt(a * a + b * b + c * c), 2)
 
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, float]:
-    return {"abc": abc_size(unit.node, is_method=unit.is_method)}
+    return {"abc": abc_size(unit.node)}
