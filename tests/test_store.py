@@ -474,12 +474,17 @@ def test_a_schema_1_log_is_read_and_extended_never_rewritten(tmp_path):
     assert set(store.load().aggregate.fingerprints["src/a.py::f::cognitive_max"].hashes) == {"v1", "v2"}
 
 
+def _runner_and_target(tmp_path, names: tuple[str, str], runs: int, per_run: int):
+    """A project that recorded ``runs`` unchanged runs, and an empty one to combine its log into."""
+    for name in names:
+        (tmp_path / name).mkdir()
+    runner = project_settings(tmp_path / names[0])
+    _unchanged_runs(runner, runs, per_run=per_run)
+    return runner, project_settings(tmp_path / names[1])
+
+
 def test_combine_appends_sightings_as_written_and_only_once(tmp_path):
-    (tmp_path / "ci").mkdir()
-    (tmp_path / "laptop").mkdir()
-    runner = project_settings(tmp_path / "ci")
-    _unchanged_runs(runner, 2, per_run=4)
-    target = project_settings(tmp_path / "laptop")
+    runner, target = _runner_and_target(tmp_path, ("ci", "laptop"), 2, 4)
     log = HistoryStore(runner).log
     assert HistoryStore(target).combine([log], force=True) == (5, 0, 0)  # 4 events and 1 sighting
     assert HistoryStore(target).combine([log], force=True) == (0, 5, 0)
@@ -634,11 +639,7 @@ def test_a_failure_before_the_log_is_replaced_leaves_fold_and_log_as_they_were(t
 
 
 def test_combine_refuses_another_projects_log_unless_forced(tmp_path):
-    (tmp_path / "other").mkdir()
-    (tmp_path / "mine").mkdir()
-    foreign = project_settings(tmp_path / "other")
-    _unchanged_runs(foreign, 1, per_run=2)
-    target = project_settings(tmp_path / "mine")
+    foreign, target = _runner_and_target(tmp_path, ("other", "mine"), 1, 2)
     with pytest.raises(LadderError, match=r"records of another project \('repo', this one is 'mine'\)"):
         HistoryStore(target).combine([HistoryStore(foreign).log])
     assert not HistoryStore(target).log.exists()  # nothing half-combined
