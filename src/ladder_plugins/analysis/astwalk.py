@@ -1,19 +1,17 @@
-"""Fast child iteration for the metric walkers, and the field tables behind it.
+"""What the tree walks share: field tables worked out once, and telling ``elif`` from ``else: if``.
 
-``ast.iter_child_nodes`` is a generator over every field; the walkers call it for
-about a million nodes in a large code base. This version reads each node type's
-fields from a table worked out once, skips ``ctx`` (the ``Load``/``Store`` marker
-every name carries, which no metric counts) and returns a list. The unit hash
-(:mod:`.identity`) renders nodes from a table of the same kind.
+``ast.iter_child_nodes`` is a generator over every field, and the fused metric walk
+(:mod:`ladder_plugins.metrics.traversal`) visits about a million nodes in a large code
+base; it reads each node type's fields from a table built here once instead.
 """
 
 from __future__ import annotations
 
 import ast
 from types import MappingProxyType
-from typing import Any, Collection, Mapping
+from typing import Collection, Mapping
 
-__all__ = ["children", "field_table", "fields_of", "is_elif"]
+__all__ = ["field_table", "fields_of", "is_elif"]
 
 
 def fields_of(cls: type, skipped: Collection[str]) -> tuple[str, ...]:
@@ -26,22 +24,6 @@ def field_table(skipped: Collection[str]) -> Mapping[type, tuple[str, ...]]:
     return MappingProxyType({
         cls: fields_of(cls, skipped) for cls in vars(ast).values() if isinstance(cls, type) and issubclass(cls, ast.AST)
     })
-
-
-_FIELDS = field_table({"ctx"})
-
-
-def children(node: Any) -> list[ast.AST]:
-    """The direct child nodes of ``node``, in field order, without expression contexts."""
-    names = _FIELDS.get(type(node))
-    found: list[ast.AST] = []
-    for name in fields_of(type(node), {"ctx"}) if names is None else names:
-        value = getattr(node, name, None)
-        if isinstance(value, ast.AST):
-            found.append(value)
-        elif type(value) is list:
-            found.extend(item for item in value if isinstance(item, ast.AST))
-    return found
 
 
 def is_elif(node: ast.If) -> bool:

@@ -8,56 +8,26 @@ the test themselves (``pytest.fail``, ``self.fail``, unittest's ``failUnless*`` 
 ``failIf*``); the context managers or calls ``raises``, ``warns``,
 ``deprecated_call`` (``pytest.`` or imported by name); and calls of the project's own
 helpers named in ``[tool.ladder] assertion_helpers`` (names or globs: ``check_*``,
-``verify``). Nested functions count, as for every metric.
+``verify``). Nested functions count, as for every metric. Counted by the fused
+traversal (:mod:`.traversal`), the names in :func:`.constructs.is_assertion`.
 """
 
 from __future__ import annotations
 
-import ast
-import fnmatch
 from typing import Mapping, Optional, Sequence
 
-from ..analysis.astwalk import children
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
+from .traversal import measure_node, unit_measures
 
 __all__ = ["assertion_count"]
-
-_EXPECTING = frozenset({"raises", "warns", "deprecated_call"})
-_PREFIXES = ("assert", "failUnless", "failIf")  # unittest's deprecated failUnless*/failIf* aliases too
-
-
-def _callee(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    if isinstance(func, ast.Name):
-        return func.id
-    return ""
-
-
-def _asserts(name: str, helpers: Sequence[str]) -> bool:
-    """Whether a call of ``name`` is an assertion: by its name, or as one of the project's helpers."""
-    if name.startswith(_PREFIXES) or name in _EXPECTING or name == "fail":
-        return True
-    return any(fnmatch.fnmatchcase(name, helper) for helper in helpers)
 
 
 def assertion_count(node: FunctionNode, helpers: Sequence[str] = ()) -> int:
     """Assertions in a function node; ``helpers``: names or globs of the project's assertion helpers."""
-    count = 0
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, ast.Assert):
-            count += 1
-        elif isinstance(current, ast.Call):
-            count += _asserts(_callee(current), helpers)
-        stack.extend(children(current))
-    return count
+    return measure_node(node, helpers=tuple(helpers)).assertions
 
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, Optional[int]]:
-    helpers = getattr(source.settings, "assertion_helpers", ())
-    return {"assertions": assertion_count(unit.node, helpers) if unit.is_test else None}
+    return {"assertions": unit_measures(unit, source).assertions if unit.is_test else None}

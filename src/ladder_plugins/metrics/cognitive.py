@@ -21,245 +21,61 @@ and every difference from sonar-python with the white-paper sentence behind it.
   ``return <name>`` statements, as sonar-python's ``isWrapperFunction``) does not raise
   the nesting of the function it defines.
 
-Iterative: no recursion however deep the code.
+Counted by the fused traversal (:mod:`.traversal`); the recursion cycles between the
+file's functions are found here, once per file, from the calls it collected.
 """
 
 from __future__ import annotations
 
-import ast
-from typing import Mapping, Sequence
+from typing import Mapping
 
-from ..analysis.astwalk import children, is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
+from .constructs import is_decorator_wrapper
+from .traversal import UnitMeasures, measure_node, unit_measures
 
 __all__ = ["cognitive", "is_decorator_wrapper", "recursive_units"]
-
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_TRIES = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
-_MATCH = getattr(ast, "Match", None)
-
-
-def _without_docstring(body: Sequence[ast.stmt]) -> Sequence[ast.stmt]:
-    first = body[0] if body else None
-    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-        return body[1:]
-    return body
-
-
-def is_decorator_wrapper(node: FunctionNode) -> bool:
-    """sonar-python's wrapper: one nested ``def``, every other statement ``return <name>`` (no docstring)."""
-    defs = [stmt for stmt in node.body if isinstance(stmt, _FUNCS)]
-    simple = all(isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name)
-                 for stmt in node.body if not isinstance(stmt, _FUNCS))
-    return len(defs) == 1 and simple
-
-
-def _bool_sequences(node: ast.BoolOp) -> tuple[int, list[ast.AST]]:
-    """Runs of like operators in the flattened expression, and its non-boolean operands."""
-    ops: list[type] = []
-    leaves: list[ast.AST] = []
-    work: list[object] = [node]
-    while work:
-        item = work.pop()
-        if isinstance(item, ast.BoolOp):
-            work.extend(_interleave(item))
-        elif isinstance(item, type):
-            ops.append(item)
-        else:
-            leaves.append(item)  # type: ignore[arg-type]
-    runs = sum(1 for i, op in enumerate(ops) if i == 0 or op is not ops[i - 1])
-    return runs, leaves
-
-
-def _interleave(node: ast.BoolOp) -> list[object]:
-    """``a op b op c`` as a work list in reverse (popped left to right)."""
-    op = type(node.op)
-    items: list[object] = []
-    for value in node.values:
-        items += [op, value]
-    return list(reversed(items[1:]))
-
-
-def _is_recursive_call(call: ast.Call, name: str, is_method: bool) -> bool:
-    func = call.func
-    if not is_method:
-        return isinstance(func, ast.Name) and func.id == name
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == name
-        and isinstance(func.value, ast.Name)
-        and func.value.id in ("self", "cls")
-    )
-
-
-class _Counter:
-    """One unit's count: a work stack of (node, nesting) and a handler per construct."""
-
-    def __init__(self, node: FunctionNode, is_method: bool) -> None:
-        self.total = 0
-        self.recursive = False
-        self.name = node.name
-        self.is_method = is_method
-        self.stack: list[tuple[ast.AST, int]] = []
-        self.flat_defs: set[int] = set()  # defs inside a decorator-style wrapper
-        if is_decorator_wrapper(node):
-            self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
-        self.push(node.body, 0)  # the unit's decorators and defaults are not its body
-
-    def push(self, nodes: Sequence[ast.AST], nesting: int) -> None:
-        self.stack.extend((child, nesting) for child in reversed(nodes))
-
-    def run(self) -> int:
-        handlers = _HANDLERS
-        while self.stack:
-            current, nesting = self.stack.pop()
-            handler = handlers.get(type(current), _Counter.visit_other)
-            handler(self, current, nesting)
-        return self.total + self.recursive
-
-    def visit_if(self, node: ast.If, nesting: int) -> None:
-        self.total += 1 + nesting
-        self.push([node.test], nesting)
-        self.push(node.body, nesting + 1)
-        while is_elif(node):
-            node = node.orelse[0]  # type: ignore[assignment]
-            self.total += 1
-            self.push([node.test], nesting)
-            self.push(node.body, nesting + 1)
-        if node.orelse:
-            self.total += 1
-            self.push(node.orelse, nesting + 1)
-
-    def visit_loop(self, node: ast.AST, nesting: int) -> None:
-        self.total += 1 + nesting + bool(node.orelse)  # type: ignore[attr-defined]
-        header = [node.test] if isinstance(node, ast.While) else [node.target, node.iter]  # type: ignore[attr-defined]
-        self.push(header, nesting)
-        self.push(node.body + node.orelse, nesting + 1)  # type: ignore[attr-defined]
-
-    def visit_try(self, node: ast.AST, nesting: int) -> None:
-        self.push(node.body + node.finalbody, nesting)  # type: ignore[attr-defined]
-        if node.orelse:  # type: ignore[attr-defined]
-            self.total += 1  # the white paper's "else" hybrid increment; its body nests
-            self.push(node.orelse, nesting + 1)  # type: ignore[attr-defined]
-        for handler in node.handlers:  # type: ignore[attr-defined]
-            self.total += 1 + nesting
-            self.push([handler.type] if handler.type is not None else [], nesting)
-            self.push(handler.body, nesting + 1)
-
-    def visit_match(self, node: ast.AST, nesting: int) -> None:
-        self.total += 1 + nesting
-        self.push([node.subject], nesting)  # type: ignore[attr-defined]
-        for case in node.cases:  # type: ignore[attr-defined]
-            self.push([case.guard] if case.guard is not None else [], nesting + 1)
-            self.push(case.body, nesting + 1)
-
-    def visit_ifexp(self, node: ast.IfExp, nesting: int) -> None:
-        self.total += 1 + nesting
-        self.push([node.test], nesting)
-        self.push([node.body, node.orelse], nesting + 1)
-
-    def visit_def(self, node: FunctionNode, nesting: int) -> None:
-        depth = nesting if id(node) in self.flat_defs else nesting + 1
-        self.total += _calls_itself(node)
-        if is_decorator_wrapper(node):
-            self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
-        args = node.args
-        defaults = args.defaults + [d for d in args.kw_defaults if d is not None]
-        self.push(node.decorator_list + defaults, nesting)
-        self.push(node.body, depth)
-
-    def visit_lambda(self, node: ast.Lambda, nesting: int) -> None:
-        self.push([node.body], nesting + 1)
-
-    def visit_boolop(self, node: ast.BoolOp, nesting: int) -> None:
-        runs, leaves = _bool_sequences(node)
-        self.total += runs
-        self.push(leaves, nesting)
-
-    def visit_call(self, node: ast.Call, nesting: int) -> None:
-        self.recursive = self.recursive or _is_recursive_call(node, self.name, self.is_method)
-        self.push(children(node), nesting)
-
-    def visit_other(self, node: ast.AST, nesting: int) -> None:
-        self.push(children(node), nesting)
-
-
-_HANDLERS = {
-    ast.If: _Counter.visit_if,
-    ast.For: _Counter.visit_loop,
-    ast.AsyncFor: _Counter.visit_loop,
-    ast.While: _Counter.visit_loop,
-    ast.IfExp: _Counter.visit_ifexp,
-    ast.FunctionDef: _Counter.visit_def,
-    ast.AsyncFunctionDef: _Counter.visit_def,
-    ast.Lambda: _Counter.visit_lambda,
-    ast.BoolOp: _Counter.visit_boolop,
-    ast.Call: _Counter.visit_call,
-    **{kind: _Counter.visit_try for kind in _TRIES},
-    **({_MATCH: _Counter.visit_match} if _MATCH is not None else {}),
-}
-
-
-def _calls_itself(node: FunctionNode) -> bool:
-    """Whether a nested function calls itself by name (outside functions of its own that shadow it)."""
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, _FUNCS) and current.name == node.name:
-            continue
-        if isinstance(current, ast.Call) and isinstance(current.func, ast.Name) and current.func.id == node.name:
-            return True
-        stack.extend(children(current))
-    return False
 
 
 def cognitive(node: FunctionNode, *, is_method: bool = False, in_cycle: bool = False) -> int:
     """Cognitive complexity of a function node, nested functions and lambdas included; ``in_cycle``:
     the unit is on a cycle of calls through other functions (see :func:`recursive_units`)."""
-    counter = _Counter(node, is_method)
-    total = counter.run()
-    return total + (in_cycle and not counter.recursive)
+    return _total(measure_node(node, is_method=is_method), in_cycle)
 
 
-def _callee(call: ast.Call, cls: str, by_name: Mapping[str, list[Unit]],
-            methods: Mapping[tuple[str, str], list[Unit]]) -> Sequence[Unit]:
-    """The file's units a call names: a function by name, or ``self.x``/``cls.x`` in class ``cls``."""
-    func = call.func
-    if isinstance(func, ast.Name):
-        return by_name.get(func.id, ())
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
-        return methods.get((cls, func.attr), ())
-    return ()
+def _total(measures: UnitMeasures, in_cycle: bool) -> int:
+    """The structural count plus 1 for recursion: a call of itself or a cycle, counted once."""
+    return measures.cognitive + (measures.recursive or in_cycle)
 
 
-def _callees(unit: Unit, by_name: Mapping[str, list[Unit]], methods: Mapping[tuple[str, str], list[Unit]]) -> set[str]:
-    """Keys of the file's units that ``unit`` calls."""
+def _callees(unit: Unit, measures: UnitMeasures, by_name: Mapping[str, list[Unit]],
+             methods: Mapping[tuple[str, str], list[Unit]]) -> set[str]:
+    """Keys of the file's units that ``unit`` calls: a function by name, or ``self.x``/``cls.x`` of its class."""
+    found = {callee.key for name in measures.called_names for callee in by_name.get(name, ())}
     cls = unit.key.rsplit(".", 1)[0] if unit.is_method else ""
-    calls = (n for n in ast.walk(unit.node) if isinstance(n, ast.Call))
-    return {callee.key for call in calls for callee in _callee(call, cls, by_name, methods)}
+    found.update(callee.key for name in measures.called_methods for callee in methods.get((cls, name), ()))
+    return found
 
 
 def recursive_units(source: ParsedSource) -> frozenset[str]:
     """Keys of the units on a cycle of calls between the file's functions (worked out once per file)."""
     memo = source.memo.get("cognitive.recursive")
     if memo is None:
-        memo = source.memo["cognitive.recursive"] = _cycles(source.units)
+        memo = source.memo["cognitive.recursive"] = _cycles(source)
     return memo
 
 
-def _cycles(units: Sequence[Unit]) -> frozenset[str]:
+def _cycles(source: ParsedSource) -> frozenset[str]:
     by_name: dict[str, list[Unit]] = {}
     methods: dict[tuple[str, str], list[Unit]] = {}
-    for unit in units:
+    for unit in source.units:
         if unit.is_method:
             methods.setdefault((unit.key.rsplit(".", 1)[0], unit.short_name), []).append(unit)
         elif "." not in unit.key:
             by_name.setdefault(unit.short_name, []).append(unit)
     if not by_name and not methods:
         return frozenset()
-    edges = {unit.key: _callees(unit, by_name, methods) for unit in units}
+    edges = {unit.key: _callees(unit, unit_measures(unit, source), by_name, methods) for unit in source.units}
     return frozenset(key for key in edges if _reaches(edges, key))
 
 
@@ -280,4 +96,4 @@ def _reaches(edges: Mapping[str, set[str]], start: str) -> bool:
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
     in_cycle = unit.key in recursive_units(source)
-    return {"cognitive": cognitive(unit.node, is_method=unit.is_method, in_cycle=in_cycle)}
+    return {"cognitive": _total(unit_measures(unit, source), in_cycle)}

@@ -1,12 +1,20 @@
-"""Cyclomatic complexity: radon's number, from the tree we already parsed.
+"""Cyclomatic complexity: radon's number, counted by the fused traversal.
 
-``cc_visit_ast`` on the unit's ``FunctionDef`` node gives exactly the value ``radon
-cc`` reports for that function (1 + decision points of its body; radon does not add
-the decisions of nested functions, see radon issue #68). In files of the ``test``
-role, ``assert`` statements are not decision points (radon's ``no_assert``, the
-``radon cc --no-assert`` of the command line): asserting is what a test is for, and
-counting it would make the stricter test limit punish the assertions LAD108 asks for.
-radon is imported on first use so that importing the plugins stays cheap.
+radon's ``cc_visit_ast`` is the definition: 1, plus for the unit's body (not its
+decorators or defaults) each ``if``/``elif`` and ternary, each ``for``/``async
+for``/``while`` and one more for its ``else``, each ``except`` of a ``try`` and one
+for its ``else`` (an ``except*`` block adds nothing: radon 6 does not know
+``TryStar``), each ``case`` of a ``match`` but one ``case _``/``case name`` (guarded
+or not), each comprehension ``for`` and each of its ``if`` clauses, each ``and``/``or``
+operator, and each ``assert`` (whose inside is not looked at). Nested functions and
+classes add nothing (radon issue #68); lambdas are part of the unit. In files of the
+``test`` role, ``assert`` statements are not decision points (radon's ``no_assert``,
+``radon cc --no-assert``): asserting is what a test is for, and counting it would make
+the stricter test limit punish the assertions LAD108 asks for.
+
+The count is our own walk (:mod:`.traversal`), one pass with the other metrics;
+``tests/test_cyclomatic.py`` compares it with radon on every unit of the running
+Python's standard library and on generated programs, in both ``no_assert`` modes.
 """
 
 from __future__ import annotations
@@ -14,24 +22,20 @@ from __future__ import annotations
 from typing import Mapping
 
 from ..analysis.source import FunctionNode, ParsedSource, Unit
-from ..analysis.stackguard import call_deep
 from ..hookspecs import hookimpl
+from .traversal import measure_node, unit_measures
 
 __all__ = ["cyclomatic"]
 
 
-def _radon(node: FunctionNode, no_assert: bool) -> int:
-    from radon.complexity import cc_visit_ast
-
-    blocks = cc_visit_ast(node, no_assert=no_assert)
-    return int(blocks[0].complexity)
-
-
 def cyclomatic(node: FunctionNode, *, no_assert: bool = False) -> int:
-    """radon's cyclomatic complexity of one function node (deep trees included)."""
-    return call_deep(_radon, node, no_assert)
+    """radon's cyclomatic complexity of one function node (``cc_visit_ast(node, no_assert=...)``)."""
+    measures = measure_node(node)
+    return measures.cyclomatic - (measures.radon_asserts if no_assert else 0)
 
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
-    return {"cyclomatic": cyclomatic(unit.node, no_assert=source.role == "test")}
+    measures = unit_measures(unit, source)
+    no_assert = source.role == "test"
+    return {"cyclomatic": measures.cyclomatic - (measures.radon_asserts if no_assert else 0)}

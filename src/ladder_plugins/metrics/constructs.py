@@ -1,0 +1,124 @@
+"""What single constructs count: the small rules the fused traversal applies at a node.
+
+Kept apart from :mod:`.traversal` so that each rule reads as its metric's docs state
+it: ABC's bound names and parameters (RuboCop), cognitive's boolean sequences,
+decorator-style wrappers and self-calls of nested functions (SonarSource), and the
+names that make a call an assertion.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from typing import Sequence
+
+from ..analysis.source import FunctionNode
+
+__all__ = [
+    "FUNCTIONS", "binds", "targets", "params", "is_wildcard_case", "is_decorator_wrapper", "bool_runs",
+    "calls_itself", "callee_name", "is_assertion",
+]
+
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_EXPECTING = frozenset({"raises", "warns", "deprecated_call"})
+_PREFIXES = ("assert", "failUnless", "failIf")  # unittest's deprecated failUnless*/failIf* aliases too
+
+
+def binds(name: str) -> int:
+    """ABC: a bound name counts unless it starts with ``_`` (RuboCop skips non-capturing ``_`` names)."""
+    return 0 if name.startswith("_") else 1
+
+
+def targets(target: ast.AST) -> int:
+    """ABC assignments made by one target: each bound name, attribute or subscript."""
+    count = 0
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            count += binds(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            stack.extend(node.elts)  # type: ignore[attr-defined]
+        elif kind is ast.Starred:
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute or kind is ast.Subscript:
+            count += 1
+    return count
+
+
+def params(args: ast.arguments, *, skip_first: bool) -> int:
+    """ABC assignments of a nested function's or lambda's parameters (a method's ``self``/``cls`` not)."""
+    positional = list(args.posonlyargs) + list(args.args)
+    if skip_first and positional and positional[0].arg in ("self", "cls"):
+        positional = positional[1:]
+    extra = [a for a in (args.vararg, args.kwarg) if a is not None]
+    return sum(binds(a.arg) for a in positional + list(args.kwonlyargs) + extra)
+
+
+def is_wildcard_case(case: ast.AST) -> bool:
+    """An unguarded ``case _`` or ``case name``: the ``else`` of a ``case/in``, which RuboCop does not count."""
+    pattern = case.pattern  # type: ignore[attr-defined]
+    return type(pattern) is ast.MatchAs and pattern.pattern is None and case.guard is None  # type: ignore
+
+
+def is_decorator_wrapper(node: FunctionNode) -> bool:
+    """sonar-python's wrapper: one nested ``def``, every other statement ``return <name>`` (no docstring)."""
+    defs = [stmt for stmt in node.body if isinstance(stmt, FUNCTIONS)]
+    simple = all(isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name)
+                 for stmt in node.body if not isinstance(stmt, FUNCTIONS))
+    return len(defs) == 1 and simple
+
+
+def bool_runs(node: ast.BoolOp) -> int:
+    """Cognitive: runs of like operators in the flattened boolean expression, read left to right
+    (``a and b or c``: 2, ``a or b and c or d``: 3)."""
+    ops: list[type] = []
+    work: list[object] = [node]
+    while work:
+        item = work.pop()
+        if isinstance(item, type):
+            ops.append(item)
+        elif type(item) is ast.BoolOp:
+            work.extend(_interleaved(item))  # type: ignore[arg-type]
+    return sum(1 for i, op in enumerate(ops) if i == 0 or op is not ops[i - 1])
+
+
+def _interleaved(node: ast.BoolOp) -> list[object]:
+    """``a op b op c`` as a work list in reverse (popped left to right)."""
+    op = type(node.op)
+    items: list[object] = [node.values[0]]
+    for value in node.values[1:]:
+        items += [op, value]
+    return items[::-1]
+
+
+def calls_itself(node: FunctionNode) -> bool:
+    """Cognitive: whether a nested function calls itself by name (outside functions of its own that
+    shadow the name)."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, FUNCTIONS) and current.name == node.name:
+            continue
+        if isinstance(current, ast.Call) and isinstance(current.func, ast.Name) and current.func.id == node.name:
+            return True
+        stack.extend(ast.iter_child_nodes(current))
+    return False
+
+
+def callee_name(call: ast.Call) -> str:
+    """The called name: ``f`` of ``f(...)`` and of ``x.f(...)``; empty for anything else."""
+    func = call.func
+    if type(func) is ast.Attribute:
+        return func.attr
+    if type(func) is ast.Name:
+        return func.id
+    return ""
+
+
+def is_assertion(name: str, helpers: Sequence[str]) -> bool:
+    """Whether a call of ``name`` asserts: by its name, or as one of the project's helpers (names, globs)."""
+    if name.startswith(_PREFIXES) or name in _EXPECTING or name == "fail":
+        return True
+    return any(fnmatch.fnmatchcase(name, helper) for helper in helpers)
