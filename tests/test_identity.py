@@ -260,3 +260,42 @@ def test_unit_hashes_are_the_same_on_every_python_version(tmp_path):
     assert len(reference) > 300
     assert {exe: sorted(k for k in reference if got.get(k) != reference[k]) for exe, got in results.items()} == {
         exe: [] for exe in results}
+
+
+def _counting_hashes(monkeypatch) -> list:
+    """Every unit the analysis hashes, in order."""
+    from ladder_plugins.analysis import analyzer
+
+    hashed: list = []
+
+    def counting(node):
+        hashed.append(node.name)
+        return unit_hash(node)
+
+    monkeypatch.setattr(analyzer, "unit_hash", counting)
+    return hashed
+
+
+TWO_BAD_UNITS = "def f(a):\n" + "    if a and a or a:\n        pass\n" * 12 + "\ndef g(a):\n    return a\n"
+
+
+def test_a_unit_is_hashed_only_when_its_version_is_asked_for_and_then_once(monkeypatch, settings):
+    hashed = _counting_hashes(monkeypatch)
+    report = analyze_source(TWO_BAD_UNITS, "src/m.py", settings)
+    violations = [v for v in report.violations if v.unit == "f"]
+    assert len(violations) >= 2 and hashed == []
+    versions = {v.unit_hash for v in violations}
+    assert versions == {unit_hash(ast.parse(TWO_BAD_UNITS).body[0])} and hashed == ["f"]
+
+
+def test_a_run_that_records_nothing_builds_events_for_red_violations_only(monkeypatch, settings):
+    from ladder_plugins.history.recorder import Recorder
+    from ladder_plugins.history.run import RunContext
+
+    hashed = _counting_hashes(monkeypatch)
+    code = TWO_BAD_UNITS + "\ndef h(a):\n" + "    if a:\n        pass\n" * 9  # h: cyclomatic 10 of 10: yellow
+    report = analyze_source(code, "src/m.py", settings)
+    assert {v.severity for v in report.violations if v.unit == "h"} == {"yellow"}
+    outcome = Recorder(settings, RunContext.create("cli", "recurrence", "r")).violations(report.violations,
+                                                                                      record=False)
+    assert {e.unit_name for e in outcome.events} == {"f"} and hashed == ["f"]

@@ -88,6 +88,21 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+class _HashOnce:
+    """A unit's hash, worked out on the first call; the node is let go then."""
+
+    __slots__ = ("node", "digest")
+
+    def __init__(self, node: ast.AST) -> None:
+        self.node: Optional[ast.AST] = node
+        self.digest = ""
+
+    def __call__(self) -> str:
+        if self.node is not None:
+            self.digest, self.node = unit_hash(self.node), None
+        return self.digest
+
+
 class _Judge:
     """Turns metric values into violations for one file."""
 
@@ -100,18 +115,18 @@ class _Judge:
         self.by_line = _suppressions(source, rules)
         header = _header_lines(source.tree)
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
-        self._hashes: dict[int, str] = {}
+        self._hashes: dict[int, _HashOnce] = {}
 
-    def _version(self, unit: Optional[Unit], rule: Rule, value: float) -> str:
-        """The unit's hash (one per unit, shared by its violations), or for a file rule the value's
-        version; empty when nothing is recorded."""
+    def _version(self, unit: Optional[Unit], rule: Rule, value: float) -> Union[str, Callable[[], str]]:
+        """The unit's hash, computed when first asked for and once per unit (its violations share it),
+        or for a file rule the value's version; empty when nothing is recorded."""
         if not self.hashes:
             return ""
         if unit is None:
             return value_version(rule.key, value)
         key = id(unit)
         if key not in self._hashes:
-            self._hashes[key] = unit_hash(unit.node)
+            self._hashes[key] = _HashOnce(unit.node)
         return self._hashes[key]
 
     def violation(
@@ -121,7 +136,7 @@ class _Judge:
         return Violation(
             rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
             actual=value, limit=limit, severity=sev, role=self.source.role,
-            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._version(unit, rule, value),
+            fingerprint=fingerprint(path, key, rule.key), version=self._version(unit, rule, value),
         )
 
     def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:

@@ -8,8 +8,9 @@ other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Union
 
 from ..catalogue import Rule
 from .thresholds import RED
@@ -19,9 +20,14 @@ __all__ = ["MetricValues", "Violation", "UnitReport", "FileReport", "AnalysisRes
 MetricValues = Mapping[str, Optional[float]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Violation:
-    """One rule broken by one unit (or file) in one run."""
+    """One rule broken by one unit (or file) in one run.
+
+    ``version`` is the unit hash (or a file rule's value version), or what computes it
+    on first use: a run that records nothing, caches nothing and finds the violation
+    nowhere in its history never pays for hashing the unit.
+    """
 
     rule: Rule
     path: str
@@ -33,8 +39,25 @@ class Violation:
     severity: str
     role: str
     fingerprint: str
-    unit_hash: str
+    version: Union[str, Callable[[], str]] = field(repr=False)
     detail: Optional[str] = None
+
+    @cached_property
+    def unit_hash(self) -> str:
+        version = self.version
+        return version if isinstance(version, str) else version()
+
+    def _identity(self) -> tuple[Any, ...]:
+        return (self.rule, self.path, self.line, self.unit, self.unit_key, self.actual, self.limit, self.severity,
+                self.role, self.fingerprint, self.unit_hash, self.detail)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Violation):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
 
     @property
     def code(self) -> str:

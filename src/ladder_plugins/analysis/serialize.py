@@ -34,7 +34,8 @@ def report_to_json(report: FileReport) -> dict[str, Any]:
 
 
 def _violation(data: Mapping[str, Any], rules: Mapping[str, Rule]) -> Violation:
-    return Violation(rule=rules[data["code"]], **{name: data[name] for name in _VIOLATION_FIELDS})
+    fields = {name: data[name] for name in _VIOLATION_FIELDS}
+    return Violation(rule=rules[data["code"]], version=fields.pop("unit_hash"), **fields)
 
 
 def report_from_json(data: Mapping[str, Any], rules: Mapping[str, Rule]) -> FileReport:

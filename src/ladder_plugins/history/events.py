@@ -169,12 +169,13 @@ def events_from_violations(
 ) -> list[Event]:
     """Events for ``violations`` (analysis :class:`~ladder_plugins.analysis.Violation`)."""
     out = []
+    timestamp = run.timestamp  # formatted once for the run, not once per event
     for v in violations:
         out.append(
             Event(
                 schema_version=SCHEMA_VERSION,
                 event_id=new_id(),
-                timestamp=run.timestamp,
+                timestamp=timestamp,
                 repo_id=run.repo_id,
                 run_id=run.run_id,
                 tool=run.tool,

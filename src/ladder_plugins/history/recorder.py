@@ -71,7 +71,11 @@ class Recorder:
             return result, tx.append(list(run_events) + gate_events(result), now=self.run.now)
 
     def violations(self, violations: Iterable[object], *, record: bool = True) -> RunOutcome:
-        """Turn a run's violations into events, record them and decide the gate."""
+        """Turn a run's violations into events, record them and decide the gate. A run that records
+        nothing builds events only for its red violations, the only ones the gate reads (and so hashes
+        no unit that is merely yellow)."""
+        if not record:
+            violations = [v for v in violations if getattr(v, "severity", None) == "red"]
         return self.events(events_from_violations(violations, self.run), record=record)
 
 
