@@ -394,6 +394,40 @@ def test_summary_catches_up_incrementally(tmp_path):
     assert json.loads(store.summary_path.read_text())["log"]["offset"] == state.end
 
 
+def test_a_reader_saves_the_catch_up_once_the_writers_only_appended(tmp_path):
+    """flake8's workers append without saving the summary: the next reader reads those lines once,
+    saves the catch-up when the lock is free, and the reader after it reads no line of the log."""
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    for n in range(3):
+        store.append_events([make_event(f"src/m{n}.py::f::abc_max", unit_hash="w")], now=at(0))
+    stale = json.loads(store.summary_path.read_text())["log"]["offset"]
+    assert HistoryStore(settings).peek().events == 4
+    saved = json.loads(store.summary_path.read_text())["log"]["offset"]
+    assert saved > stale and saved == store.log.stat().st_size
+    assert HistoryStore(settings).load(save=False).end == saved
+
+
+def test_a_reader_never_waits_for_the_lock_to_save_the_catch_up(tmp_path):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    store.append_events([make_event("src/b.py::g::abc_max", unit_hash="w")], now=at(0))
+    before = store.summary_path.read_bytes()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.lock_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        reader = HistoryStore(settings, lock_timeout=60)
+        assert reader.peek().events == 2
+    finally:
+        holder.kill()
+        holder.wait()
+    assert store.summary_path.read_bytes() == before and reader.warnings == []
+
+
 def _runner_logs(tmp_path):
     """Two CI runners' logs that share two events."""
     runner_a = [make_event("src/a.py::f::abc_max", unit_hash=f"v{i}", when=at(i)) for i in range(3)]

@@ -226,8 +226,9 @@ class HistoryStore:
             and summary.get("aggregate", {}).get("format") == AGGREGATE_FORMAT  # an older layout: rebuilt
         )
 
-    def load(self, *, save: bool = True) -> LoadState:
-        """The whole history: summary cache plus new lines, or a rebuild; saves the catch-up."""
+    def load(self, *, save: bool = True, save_if_free: bool = False) -> LoadState:
+        """The whole history: summary cache plus new lines, or a rebuild; saves the catch-up (with
+        ``save_if_free``: only when nobody holds the lock, and silently not otherwise)."""
         reason = self.unsafe_reason()
         if reason:
             self.warn(reason)
@@ -243,7 +244,26 @@ class HistoryStore:
             self._warn_newer()
         elif save and read.end != start:
             self.save_summary(state)
+        elif save_if_free and read.end != start:
+            self._save_summary_if_free(state)
         return state
+
+    def _save_summary_if_free(self, state: LoadState) -> None:
+        """Save a reader's catch-up when the lock is free this instant; never wait, never warn.
+
+        The summary is a cache: a reader that finds the log grown since the last save (after a
+        flake8 run, whose workers only append) reads the new lines once instead of on every
+        run. A prune between the read and the lock changes the generation, so such a summary
+        is discarded on its next load, never trusted.
+        """
+        from filelock import FileLock, Timeout
+
+        try:
+            with FileLock(str(self.lock_path), timeout=0):
+                if self.unsafe_reason() is None and self.dir.is_dir():
+                    self._atomic_stream(self.summary_path, _with_aggregate(self._summary_head(state), state.aggregate))
+        except (Timeout, OSError):
+            pass  # busy, read-only or full: the next reader catches up instead
 
     def _starting_point(self) -> tuple[Aggregate, int, int, int, bool]:
         """(aggregate, log offset, skipped lines, generation, newer schema?) before new lines."""
@@ -258,8 +278,9 @@ class HistoryStore:
                   "reading it, never rewriting it: upgrade ladder-plugins to record again")
 
     def peek(self) -> Aggregate:
-        """The whole history for reading only (uses the summary cache, writes nothing)."""
-        return self.load(save=False).aggregate
+        """The whole history for reading only: records nothing; the summary cache's catch-up is saved
+        when the lock is free (see :meth:`_save_summary_if_free`)."""
+        return self.load(save=False, save_if_free=True).aggregate
 
     def load_readonly(self) -> tuple[Aggregate, ReadResult, bool]:
         """The whole history without writing anything (a full read of the log)."""
@@ -290,16 +311,15 @@ class HistoryStore:
             _remove(temp)
             raise
 
+    def _summary_head(self, state: LoadState) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, "generation": state.generation,
+                "log": {"offset": state.end, "head": self.log_file.head(), "skipped": state.skipped}}
+
     def save_summary(self, state: LoadState) -> None:
         if self.unsafe_reason() or not self.dir.is_dir():
             return
-        head = {
-            "schema_version": SCHEMA_VERSION,
-            "generation": state.generation,
-            "log": {"offset": state.end, "head": self.log_file.head(), "skipped": state.skipped},
-        }
         try:
-            self._atomic_stream(self.summary_path, _with_aggregate(head, state.aggregate))
+            self._atomic_stream(self.summary_path, _with_aggregate(self._summary_head(state), state.aggregate))
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
