@@ -24,6 +24,7 @@ and versions of another form are never compared with these.
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
@@ -140,9 +141,62 @@ def _leaf(item: object) -> str:
     return str(item) if type(item) is _Name else ascii(item)
 
 
+_AST = ast.AST
+_JOINED = ast.JoinedStr
+_SEP = "\x1f"
+#: per node type, its opening tokens joined once ("Name", "(" as one string: the text hashed is the same)
+#: and its hashed fields; plain dicts, never changed, because these are the hottest lookups of a run
+_SHAPES: dict[type, tuple[str, tuple[str, ...]]] = {
+    cls: (f"{cls.__name__}{_SEP}(", names) for cls, names in _FIELDS.items()}
+#: the whole rendering of node types without fields (``Load``, ``Add``: a fifth of all nodes)
+_BARE: dict[type, str] = {cls: f"{cls.__name__}{_SEP}({_SEP})" for cls, names in _FIELDS.items() if not names}
+
+
+def _shape(cls: type) -> tuple[str, tuple[str, ...]]:
+    """A node type that is not the ``ast`` module's own (a plugin's, a future Python's)."""
+    return f"{cls.__name__}{_SEP}(", _hashed_fields(cls)
+
+
+def _emit(node: ast.AST, out: list[str]) -> None:
+    """The text of :func:`_tokens`, recursively, with fixed runs of tokens joined in advance: a
+    quarter less time than rendering token by token (a test holds the two texts together)."""
+    cls = type(node)
+    head, names = _SHAPES.get(cls) or _shape(cls)
+    out.append(head)
+    for name in names:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            if value:
+                _emit_list(cls, name, value, out)
+        elif isinstance(value, _AST):
+            out.append(name)
+            _emit_node(value, out)
+        elif value is not None:
+            out += (name, ascii(value))
+    out.append(")")
+
+
+def _emit_node(node: ast.AST, out: list[str]) -> None:
+    bare = _BARE.get(type(node))
+    if bare is None:
+        _emit(node, out)
+    else:
+        out.append(bare)
+
+
+def _emit_list(cls: type, name: str, value: list[Any], out: list[str]) -> None:
+    out += (name, "[")
+    for item in _joined(value) if cls is _JOINED and name == "values" else value:
+        if isinstance(item, _AST):
+            _emit_node(item, out)
+        else:
+            _emit_value(item, out)
+    out.append("]")
+
+
 def _emit_value(value: object, out: list[str]) -> None:
     if isinstance(value, ast.AST):
-        _emit(value, out)
+        _emit_node(value, out)
     elif type(value) is list:
         out.append("[")
         for item in value:
@@ -152,23 +206,17 @@ def _emit_value(value: object, out: list[str]) -> None:
         out.append(ascii(value))
 
 
-def _emit(node: ast.AST, out: list[str], body: Optional[list[ast.AST]] = None) -> None:
-    """The same rendering as :func:`_tokens`, recursively: about twice as fast on ordinary code."""
-    out.append(type(node).__name__)
-    out.append("(")
-    for name, value in _fields(node, body):
-        out.append(name)
-        _emit_value(value, out)
-    out.append(")")
-
-
-def _fast_tokens(root: ast.AST) -> list[str]:
+def _text(root: ast.AST) -> str:
+    """The canonical text of a unit: its body without the docstring."""
     out: list[str] = []
+    shown = copy.copy(root)
+    if hasattr(root, "body"):
+        shown.body = _without_docstring(root)  # type: ignore[attr-defined]
     try:
-        _emit(root, out, _without_docstring(root))
+        _emit(shown, out)
     except RecursionError:  # deeply nested code: the iterative rendering has no depth limit
-        return _tokens(root)
-    return out
+        return _SEP.join(_tokens(root))
+    return _SEP.join(out)
 
 
 def _digest(text: str) -> str:
@@ -183,7 +231,7 @@ def unit_hash(node: ast.AST) -> str:
     hashed once. Deeply nested code falls back to an iterative rendering of the same
     tokens, so it cannot raise RecursionError.
     """
-    return _digest("\x1f".join(_fast_tokens(node)))
+    return _digest(_text(node))
 
 
 def value_version(rule_key: str, value: float) -> str:
