@@ -298,6 +298,6 @@ def test_a_run_that_records_nothing_builds_events_for_red_violations_only(monkey
     code = TWO_BAD_UNITS + "\ndef h(a):\n" + "    if a:\n        pass\n" * 9  # h: cyclomatic 10 of 10: yellow
     report = analyze_source(code, "src/m.py", settings)
     assert {v.severity for v in report.violations if v.unit == "h"} == {"yellow"}
-    outcome = Recorder(settings, RunContext.create("cli", "recurrence", "r")).violations(report.violations,
-                                                                                      record=False)
+    recorder = Recorder(settings, RunContext.create("cli", "recurrence", "r"))
+    outcome = recorder.violations(report.violations, record=False)
     assert {e.unit_name for e in outcome.events} == {"f"} and hashed == ["f"]
