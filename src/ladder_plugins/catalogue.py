@@ -93,6 +93,7 @@ _CC = "https://radon.readthedocs.io/en/latest/intro.html#cyclomatic-complexity"
 _SONAR = "https://www.sonarsource.com/resources/cognitive-complexity/"
 _ABC = "https://docs.rubocop.org/rubocop/cops_metrics.html#metricsabcsize"
 _DOC = "ladder_plugins/metrics.md"
+_MI = "https://radon.readthedocs.io/en/latest/intro.html#maintainability-index"
 
 _BUILTIN = (
     Rule(
@@ -112,7 +113,7 @@ _BUILTIN = (
     Rule(
         "LAD101", "cyclomatic_max", "complexity", "unit", "cyclomatic", "max",
         "cyclomatic complexity",
-        "McCabe cyclomatic complexity: 1 + decision points, computed by radon.",
+        "McCabe cyclomatic complexity: 1 + decision points, counted by radon's rules.",
         _CC, _limits(10, 5, 10, 15),
     ),
     Rule(
@@ -177,6 +178,13 @@ _BUILTIN = (
         "body length of public API",
         "Body lines of a public unit in library code.",
         _DOC, _limits(None, None, 40, None),
+    ),
+    Rule(
+        "LAD114", "maintainability_min", "maintainability", "file", "maintainability", "min",
+        "maintainability index",
+        "radon's maintainability index of the file (0-100; rank A above 19, B 10-19, C 9 and below); "
+        "off until a limit is set.",
+        _MI,
     ),
 )
 

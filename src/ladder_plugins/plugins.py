@@ -32,6 +32,7 @@ BUILTIN_PLUGINS = (
     "ladder_plugins.metrics.abc",
     "ladder_plugins.metrics.size",
     "ladder_plugins.metrics.assertions",
+    "ladder_plugins.metrics.maintainability",
 )
 
 
