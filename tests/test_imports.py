@@ -26,7 +26,7 @@ def test_public_api_is_importable_lazily():
     assert ladder_plugins.analyze_source.__module__ == "ladder_plugins.analysis.analyzer"
 
 
-def test_a_one_file_check_outside_git_imports_no_process_pool_git_or_uuid(tmp_path):
+def test_a_one_file_check_outside_git_imports_no_process_pool_git_metadata_or_uuid(tmp_path):
     """Start-up is paid on every run: what a one-file check outside a repository does not use is not loaded."""
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
     (tmp_path / "one.py").write_text("def f(a):\n    return a\n")
@@ -34,7 +34,8 @@ def test_a_one_file_check_outside_git_imports_no_process_pool_git_or_uuid(tmp_pa
         "import sys, json\n"
         "from ladder_plugins.cli.main import main\n"
         "code = main(['check', '--no-record', 'one.py'])\n"
-        "print(json.dumps(sorted(m for m in ('uuid', 'subprocess', 'concurrent.futures.process', 'multiprocessing')"
+        "print(json.dumps(sorted(m for m in ('uuid', 'subprocess', 'concurrent.futures.process', 'multiprocessing',"
+        " 'ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'importlib.metadata', 'radon')"
         " if m in sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)

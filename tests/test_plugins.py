@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 
 import pytest
 
@@ -137,3 +139,58 @@ def test_gc_is_paused_while_a_file_is_analysed_and_the_hosts_state_restored(sett
     finally:
         (gc.enable if was else gc.disable)()
     assert watcher.seen == [False] and after is host_enabled
+
+
+def _dist(root, name, entry_points, suffix=".dist-info"):
+    dist = root / f"{name}-1.0{suffix}"
+    dist.mkdir()
+    (dist / "entry_points.txt").write_bytes(entry_points)
+    return dist
+
+
+@pytest.mark.parametrize("layout, expected", [
+    ("none", False), ("other sections", False), ("dist-info", True), ("egg-info with spaces and CRLF", True),
+    ("zip on the path", True), ("egg on the path", True)])
+def test_the_cheap_scan_never_misses_a_declared_plugin(tmp_path, monkeypatch, layout, expected):
+    from ladder_plugins.plugins import declared_anywhere
+
+    _dist(tmp_path, "unrelated", b"[console_scripts]\nladder = ladder_plugins.cli.main:main\n[ladderx]\na = b\n")
+    if layout == "dist-info":
+        _dist(tmp_path, "plugin", b"[flake8.extension]\nX = x\n\n[ladder]\nreturns = x\n")
+    elif layout.startswith("egg-info"):
+        _dist(tmp_path, "plugin", b"[ ladder ]\r\nreturns = x\r\n", ".egg-info")
+    elif layout == "egg on the path":
+        (tmp_path / "old-1.0.egg").mkdir()
+    path = [str(tmp_path), str(tmp_path / "absent")]
+    if layout == "zip on the path":
+        (tmp_path / "bundle.zip").write_bytes(b"PK")
+        path.append(str(tmp_path / "bundle.zip"))
+    monkeypatch.setattr(sys, "path", path)
+    assert declared_anywhere("ladder") is expected
+
+
+def test_another_distribution_finder_leaves_the_decision_to_pluggy(monkeypatch):
+    from ladder_plugins.plugins import declared_anywhere
+
+    class Finder:
+        @staticmethod
+        def find_distributions(context=None):
+            return iter(())
+
+    monkeypatch.setattr(sys, "path", [])
+    assert declared_anywhere("ladder") is False
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
+    assert declared_anywhere("ladder") is True
+
+
+def test_without_any_plugin_importlib_metadata_is_not_loaded(tmp_path):
+    probe = ("import sys\nfrom ladder_plugins.plugins import make_plugin_manager\nmake_plugin_manager()\n"
+             "print('importlib.metadata' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert done.stdout.strip() == str(_plugins_installed())  # loaded only where a plugin is declared
+
+
+def _plugins_installed() -> bool:
+    from importlib import metadata
+
+    return bool(list(metadata.entry_points(group="ladder")))

@@ -168,6 +168,10 @@ class LadderChecker:
         process (forked workers inherit what it found), not again by each spawned worker. A ``--ladder-base``
         that names no commit is a configuration error."""
         from .errors import LadderError, WarnOnce
+        from .history.workspace import git_wanted
+
+        if not git_wanted(cls.settings):
+            return None  # outside git: the log alone, git's modules not imported
         from .history.evidence import GitEvidence
 
         heard = cls.say if owner else WarnOnce()

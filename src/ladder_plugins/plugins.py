@@ -7,6 +7,8 @@ of plugins build their own with :func:`make_plugin_manager`.
 
 from __future__ import annotations
 
+import os
+import re
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
@@ -22,6 +24,7 @@ __all__ = [
     "get_plugin_manager",
     "known_rules",
     "rules_of",
+    "declared_anywhere",
 ]
 
 #: Modules registered as built-in plugins, in registration order.
@@ -46,13 +49,55 @@ def make_plugin_manager(
     pm.add_hookspecs(hookspecs.LadderSpec)
     for name in BUILTIN_PLUGINS:
         pm.register(importlib.import_module(name), name=name)
-    if entry_points:
+    if entry_points and declared_anywhere(hookspecs.PROJECT_NAME):
         pm.load_setuptools_entrypoints(hookspecs.PROJECT_NAME)
     for plugin in extra:
         pm.register(plugin)
     pm.check_pending()
     rules_of(pm)  # validate early: duplicate codes are a plugin author's error
     return pm
+
+
+def declared_anywhere(group: str) -> bool:
+    """Whether an installed distribution may declare entry points of ``group``.
+
+    pluggy's loader parses every distribution's metadata through ``importlib.metadata``,
+    a third of a one-file run's start-up. Where the layout is the standard one (the
+    path finder alone finds distributions, ``sys.path`` holds directories) each
+    distribution's ``entry_points.txt`` is searched for the section header instead; any
+    other layout (a zip, an egg, another finder) answers yes, so pluggy decides.
+    """
+    import sys
+    from importlib.machinery import PathFinder
+
+    if any(getattr(finder, "find_distributions", None) is not None and finder is not PathFinder
+           for finder in sys.meta_path):
+        return True
+    header = re.compile(rb"^[ \t]*\[[ \t]*" + re.escape(group.encode()) + rb"[ \t]*\][ \t]*\r?$", re.M)
+    return any(_directory_declares(entry or ".", header) for entry in sys.path)
+
+
+def _directory_declares(directory: str, header: re.Pattern[bytes]) -> bool:
+    try:
+        names = os.listdir(directory)
+    except NotADirectoryError:  # a zip on sys.path
+        return True
+    except OSError:  # absent or unreadable: importlib.metadata finds nothing there either
+        return False
+    return any(_declares(os.path.join(directory, name), header) for name in names)
+
+
+def _declares(path: str, header: re.Pattern[bytes]) -> bool:
+    low = path.lower()
+    if low.endswith(".egg"):
+        return True
+    if not low.endswith((".dist-info", ".egg-info")):
+        return False
+    try:
+        with open(os.path.join(path, "entry_points.txt"), "rb") as handle:
+            return header.search(handle.read()) is not None
+    except OSError:  # no entry points (or an egg-info file): nothing declared
+        return False
 
 
 @lru_cache(maxsize=1)

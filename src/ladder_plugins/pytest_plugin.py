@@ -100,7 +100,6 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 def _make_state(config: pytest.Config) -> _State:
     from .analysis.analyzer import Analyzer
     from .errors import WarnOnce
-    from .history.evidence import GitEvidence
     from .history.store import HistoryStore
 
     settings, run = _settings_and_run(config)
@@ -109,9 +108,21 @@ def _make_state(config: pytest.Config) -> _State:
     warn = WarnOnce(said=access.warnings)
     history = HistoryStore(settings, warn=warn).peek()  # the history before this session, read once
     analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
+    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn,
+                  evidence=_evidence(settings, analyzer, warn, run))
+
+
+def _evidence(settings: Any, analyzer: Any, warn: Any, run: Any) -> Any:
+    """What git knows for the session; ``None`` (and git's modules not imported) outside git."""
+    from .history.workspace import git_wanted
+
+    if not git_wanted(settings):
+        return None
+    from .history.evidence import GitEvidence
+
     evidence = GitEvidence(settings, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=run.now)
     evidence.check()
-    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn, evidence=evidence)
+    return evidence
 
 
 def _access(config: pytest.Config, settings: Any) -> Any:

@@ -49,20 +49,31 @@ def _metrics(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..analysis.parallel import default_jobs
-    from ..history.evidence import GitEvidence
     from ..history.recorder import Recorder
     from ..history.run import RunContext
 
     settings = settings_of(args)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
     result, access, warn = analyse(args, settings, record=not args.no_record)
-    evidence = GitEvidence.for_run(settings, use_cache=access.cache, warn=warn, now=run.now)
-    evidence.blobs.jobs = getattr(args, "jobs", None) or default_jobs()
-    evidence.check()
+    evidence = _evidence(args, settings, access, warn, run)
     outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
+
+
+def _evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:
+    """What git knows for this run; ``None`` (and git's modules not even imported) outside git."""
+    from ..history.workspace import git_wanted
+
+    if not git_wanted(settings):
+        return None
+    from ..analysis.parallel import default_jobs
+    from ..history.evidence import GitEvidence
+
+    evidence = GitEvidence.for_run(settings, use_cache=access.cache, warn=warn, now=run.now)
+    evidence.blobs.jobs = getattr(args, "jobs", None) or default_jobs()
+    evidence.check()
+    return evidence
 
 
 def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) -> str:

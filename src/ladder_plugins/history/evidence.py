@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from ..analysis.identity import HASH_VERSION
@@ -37,6 +36,7 @@ from .blobs import BlobFindings, Row, Wanted
 from .events import SCHEMA_VERSION, Event
 from .git import Commits, FileVersion, GitUnavailable, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
+from .workspace import git_wanted
 
 __all__ = ["Baseline", "GitEvidence", "SHALLOW_HINT"]
 
@@ -116,7 +116,7 @@ class GitEvidence:
 
     def _discover(self) -> Optional[Repository]:
         root = self.settings.root
-        if self.settings.recurrence.source == "auto" and self.mode != "new" and not _in_work_tree(root):
+        if not git_wanted(self.settings):
             return None  # not a git project: the log alone, and nothing to say
         try:
             repo = Repository.discover(root)
@@ -443,8 +443,3 @@ def _wanted(events: Sequence[Event]) -> dict[str, _Asked]:
 def _asked(events: Sequence[Event]) -> _Asked:
     units = frozenset(_unit_key(e) for e in events if e.unit_name is not None)
     return _Asked(frozenset(e.fingerprint for e in events), Wanted(units, any(e.unit_name is None for e in events)))
-
-
-def _in_work_tree(root: Path) -> bool:
-    """Whether a ``.git`` (directory or file) is at or above ``root``: a cheap test before running git."""
-    return any((directory / ".git").exists() for directory in (root, *root.parents))
