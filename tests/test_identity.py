@@ -279,25 +279,35 @@ def _counting_hashes(monkeypatch) -> list:
 
 
 TWO_BAD_UNITS = "def f(a):\n" + "    if a and a or a:\n        pass\n" * 12 + "\ndef g(a):\n    return a\n"
+YELLOW_TOO = TWO_BAD_UNITS + "\ndef h(a):\n" + "    if a:\n        pass\n" * 9  # h: cyclomatic 10 of 10: yellow
 
 
-def test_a_unit_is_hashed_only_when_its_version_is_asked_for_and_then_once(monkeypatch, settings):
+def test_a_run_that_stores_nothing_hashes_only_its_red_units_once_each(monkeypatch, settings):
+    from ladder_plugins.analysis.analyzer import Analyzer
+
     hashed = _counting_hashes(monkeypatch)
-    report = analyze_source(TWO_BAD_UNITS, "src/m.py", settings)
-    violations = [v for v in report.violations if v.unit == "f"]
-    assert len(violations) >= 2 and hashed == []
-    versions = {v.unit_hash for v in violations}
-    assert versions == {unit_hash(ast.parse(TWO_BAD_UNITS).body[0])} and hashed == ["f"]
+    report = Analyzer(settings, yellow_hashes=False).source(YELLOW_TOO, "src/m.py")
+    assert len([v for v in report.violations if v.unit == "f"]) >= 2 and hashed == ["f"]
+    assert {v.unit_hash for v in report.violations if v.unit == "h"} == {""}
+    assert {v.unit_hash for v in report.violations if v.unit == "f"} == {unit_hash(ast.parse(YELLOW_TOO).body[0])}
 
 
-def test_a_run_that_records_nothing_builds_events_for_red_violations_only(monkeypatch, settings):
+def test_a_run_with_a_cache_or_a_record_hashes_every_violating_unit(monkeypatch, tmp_path, settings):
+    from ladder_plugins.analysis.analyzer import Analyzer
+
+    hashed = _counting_hashes(monkeypatch)
+    Analyzer(settings).source(YELLOW_TOO, "src/m.py")
+    (tmp_path / "src").mkdir()
+    Analyzer.for_run(settings, yellow_hashes=False).source(YELLOW_TOO, "src/m.py")  # the cache keeps all
+    assert hashed == ["f", "h", "f", "h"]
+
+
+def test_a_run_that_records_nothing_builds_events_for_red_violations_only(settings):
     from ladder_plugins.history.recorder import Recorder
     from ladder_plugins.history.run import RunContext
 
-    hashed = _counting_hashes(monkeypatch)
-    code = TWO_BAD_UNITS + "\ndef h(a):\n" + "    if a:\n        pass\n" * 9  # h: cyclomatic 10 of 10: yellow
-    report = analyze_source(code, "src/m.py", settings)
+    report = analyze_source(YELLOW_TOO, "src/m.py", settings)
     assert {v.severity for v in report.violations if v.unit == "h"} == {"yellow"}
     recorder = Recorder(settings, RunContext.create("cli", "recurrence", "r"))
     outcome = recorder.violations(report.violations, record=False)
-    assert {e.unit_name for e in outcome.events} == {"f"} and hashed == ["f"]
+    assert {e.unit_name for e in outcome.events} == {"f"}

@@ -88,45 +88,32 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-class _HashOnce:
-    """A unit's hash, worked out on the first call; the node is let go then."""
-
-    __slots__ = ("node", "digest")
-
-    def __init__(self, node: ast.AST) -> None:
-        self.node: Optional[ast.AST] = node
-        self.digest = ""
-
-    def __call__(self) -> str:
-        if self.node is not None:
-            self.digest, self.node = unit_hash(self.node), None
-        return self.digest
-
-
 class _Judge:
     """Turns metric values into violations for one file."""
 
-    def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule], hashes: bool = True) -> None:
+    def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule], hashes: bool = True,
+                 yellow_hashes: bool = True) -> None:
         self.source = source
         self.hashes = hashes
+        self.yellow_hashes = yellow_hashes
         self.settings = settings
         self.found: list[Violation] = []
         self.suppressed: list[Violation] = []
         self.by_line = _suppressions(source, rules)
         header = _header_lines(source.tree)
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
-        self._hashes: dict[int, _HashOnce] = {}
+        self._hashes: dict[int, str] = {}
 
-    def _version(self, unit: Optional[Unit], rule: Rule, value: float) -> Union[str, Callable[[], str]]:
-        """The unit's hash, computed when first asked for and once per unit (its violations share it),
-        or for a file rule the value's version; empty when nothing is recorded."""
-        if not self.hashes:
+    def _version(self, unit: Optional[Unit], rule: Rule, value: float, sev: str) -> str:
+        """The unit's hash (one per unit, shared by its violations), or for a file rule the value's
+        version; empty when nothing will read it (no events, or a yellow one nobody stores)."""
+        if not self.hashes or not (self.yellow_hashes or sev == RED):
             return ""
         if unit is None:
             return value_version(rule.key, value)
         key = id(unit)
         if key not in self._hashes:
-            self._hashes[key] = _HashOnce(unit.node)
+            self._hashes[key] = unit_hash(unit.node)
         return self._hashes[key]
 
     def violation(
@@ -136,7 +123,7 @@ class _Judge:
         return Violation(
             rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
             actual=value, limit=limit, severity=sev, role=self.source.role,
-            fingerprint=fingerprint(path, key, rule.key), version=self._version(unit, rule, value),
+            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._version(unit, rule, value, sev),
         )
 
     def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:
@@ -169,9 +156,12 @@ class Analyzer:
     """Analyses files for one run: settings, plugins and the rule list are resolved once."""
 
     def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None, *,
-                 hashes: bool = True, cache: Any = None) -> None:
+                 hashes: bool = True, cache: Any = None, yellow_hashes: bool = True) -> None:
         self.settings = settings
         self.hashes = hashes  # unit hashes identify versions in events; `ladder metrics` needs none
+        # a run that stores nothing (no cache, no record) gives only its red violations, which the
+        # gate reads, a version: hashing is a tenth of a run
+        self.yellow_hashes = yellow_hashes or cache is not None
         self.cache = cache  # an AnalysisCache, or None
         self.pm = pm or get_plugin_manager()
         self._index_rules(known_rules(self.pm))
@@ -185,15 +175,16 @@ class Analyzer:
 
     @classmethod
     def for_run(cls, settings: Settings, *, hashes: bool = True, use_cache: bool = True,
-                warn: Optional[Callable[[str], None]] = None) -> "Analyzer":
-        """An analyzer with the shared analysis cache (unless turned off or ``LADDER_NO_CACHE`` is set)."""
+                warn: Optional[Callable[[str], None]] = None, yellow_hashes: bool = True) -> "Analyzer":
+        """An analyzer with the shared analysis cache (unless turned off or ``LADDER_NO_CACHE`` is set);
+        ``yellow_hashes=False``: the run records nothing, so yellow violations need no version."""
         from .cache import AnalysisCache, cache_disabled_by_env
 
         pm = get_plugin_manager()
         cache = None
         if use_cache and not cache_disabled_by_env():
             cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
-        return cls(settings, pm, hashes=hashes, cache=cache)
+        return cls(settings, pm, hashes=hashes, cache=cache, yellow_hashes=yellow_hashes)
 
     def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
                test_names: Optional[frozenset[str]] = None, collected: bool = False) -> FileReport:
@@ -271,7 +262,7 @@ class Analyzer:
 
     def _measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None,
                  file_rules: bool = True) -> FileReport:
-        judge = _Judge(source, self.settings, self.rules, self.hashes)
+        judge = _Judge(source, self.settings, self.rules, self.hashes, self.yellow_hashes)
         reports = tuple(self._unit(judge, unit, source) for unit in (source.units if units is None else units))
         file_metrics = self._file_metrics(judge, source) if file_rules else {}
         if units is None:

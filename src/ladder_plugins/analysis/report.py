@@ -8,9 +8,8 @@ other.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Mapping, Optional
 
 from ..catalogue import Rule
 from .thresholds import RED
@@ -20,14 +19,9 @@ __all__ = ["MetricValues", "Violation", "UnitReport", "FileReport", "AnalysisRes
 MetricValues = Mapping[str, Optional[float]]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class Violation:
-    """One rule broken by one unit (or file) in one run.
-
-    ``version`` is the unit hash (or a file rule's value version), or what computes it
-    on first use: a run that records nothing, caches nothing and finds the violation
-    nowhere in its history never pays for hashing the unit.
-    """
+    """One rule broken by one unit (or file) in one run."""
 
     rule: Rule
     path: str
@@ -39,25 +33,8 @@ class Violation:
     severity: str
     role: str
     fingerprint: str
-    version: Union[str, Callable[[], str]] = field(repr=False)
+    unit_hash: str
     detail: Optional[str] = None
-
-    @cached_property
-    def unit_hash(self) -> str:
-        version = self.version
-        return version if isinstance(version, str) else version()
-
-    def _identity(self) -> tuple[Any, ...]:
-        return (self.rule, self.path, self.line, self.unit, self.unit_key, self.actual, self.limit, self.severity,
-                self.role, self.fingerprint, self.unit_hash, self.detail)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Violation):
-            return NotImplemented
-        return self._identity() == other._identity()
-
-    def __hash__(self) -> int:
-        return hash(self._identity())
 
     @property
     def code(self) -> str:

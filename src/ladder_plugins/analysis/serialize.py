@@ -34,8 +34,7 @@ def report_to_json(report: FileReport) -> dict[str, Any]:
 
 
 def _violation(data: Mapping[str, Any], rules: Mapping[str, Rule]) -> Violation:
-    fields = {name: data[name] for name in _VIOLATION_FIELDS}
-    return Violation(rule=rules[data["code"]], version=fields.pop("unit_hash"), **fields)
+    return Violation(rule=rules[data["code"]], **{name: data[name] for name in _VIOLATION_FIELDS})
 
 
 def report_from_json(data: Mapping[str, Any], rules: Mapping[str, Rule]) -> FileReport:

@@ -106,7 +106,7 @@ def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, rec
 
     access, sink = _write_access(args, settings, record)
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink)
+    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink, yellow_hashes=access.record)
     jobs = getattr(args, "jobs", None) or default_jobs()
     return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
 
