@@ -282,24 +282,37 @@ TWO_BAD_UNITS = "def f(a):\n" + "    if a and a or a:\n        pass\n" * 12 + "\
 YELLOW_TOO = TWO_BAD_UNITS + "\ndef h(a):\n" + "    if a:\n        pass\n" * 9  # h: cyclomatic 10 of 10: yellow
 
 
-def test_a_run_that_stores_nothing_hashes_only_its_red_units_once_each(monkeypatch, settings):
+def test_a_run_that_stores_nothing_hashes_only_red_units_the_history_knows(monkeypatch, settings):
     from ladder_plugins.analysis.analyzer import Analyzer
 
     hashed = _counting_hashes(monkeypatch)
-    report = Analyzer(settings, yellow_hashes=False).source(YELLOW_TOO, "src/m.py")
-    assert len([v for v in report.violations if v.unit == "f"]) >= 2 and hashed == ["f"]
-    assert {v.unit_hash for v in report.violations if v.unit == "h"} == {""}
-    assert {v.unit_hash for v in report.violations if v.unit == "f"} == {unit_hash(ast.parse(YELLOW_TOO).body[0])}
+    known = {"src/m.py::f::cyclomatic_max", "src/m.py::h::cyclomatic_max"}  # h is only yellow
+    report = Analyzer(settings, versions=known).source(YELLOW_TOO, "src/m.py")
+    versions = {v.fingerprint: v.unit_hash for v in report.violations}
+    assert hashed == ["f"] and versions["src/m.py::f::cyclomatic_max"] == unit_hash(ast.parse(YELLOW_TOO).body[0])
+    assert {fp: h for fp, h in versions.items() if h} == {"src/m.py::f::cyclomatic_max": versions[
+        "src/m.py::f::cyclomatic_max"]}
 
 
-def test_a_run_with_a_cache_or_a_record_hashes_every_violating_unit(monkeypatch, tmp_path, settings):
+def test_a_run_with_a_cache_or_a_record_hashes_every_violating_unit(monkeypatch, settings):
     from ladder_plugins.analysis.analyzer import Analyzer
 
     hashed = _counting_hashes(monkeypatch)
     Analyzer(settings).source(YELLOW_TOO, "src/m.py")
-    (tmp_path / "src").mkdir()
-    Analyzer.for_run(settings, yellow_hashes=False).source(YELLOW_TOO, "src/m.py")  # the cache keeps all
+    Analyzer.for_run(settings, versions=frozenset()).source(YELLOW_TOO, "src/m.py")  # the cache keeps all
     assert hashed == ["f", "h", "f", "h"]
+
+
+def test_check_without_recording_hashes_nothing_the_history_does_not_know(tmp_path):
+    """A one-shot check (no record, no cache, no git, empty history) computes no unit hash at all."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "m.py").write_text(YELLOW_TOO)
+    probe = ("import sys\nfrom ladder_plugins.analysis import analyzer\nfrom ladder_plugins.cli.main import main\n"
+             "seen = []\nreal = analyzer.unit_hash\n"
+             "analyzer.unit_hash = lambda node: seen.append(node.name) or real(node)\n"
+             "code = main(['check', '--no-record', '--no-cache', 'm.py'])\nprint(code, seen)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == "0 []", done.stdout + done.stderr
 
 
 def test_a_run_that_records_nothing_builds_events_for_red_violations_only(settings):

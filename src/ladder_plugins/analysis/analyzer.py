@@ -14,7 +14,7 @@ import dataclasses
 import gc
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Container, Iterable, Iterator, Optional, Sequence, Union
 
 import pluggy
 
@@ -92,10 +92,10 @@ class _Judge:
     """Turns metric values into violations for one file."""
 
     def __init__(self, source: ParsedSource, settings: Settings, rules: Sequence[Rule], hashes: bool = True,
-                 yellow_hashes: bool = True) -> None:
+                 versions: Optional[Container[str]] = None) -> None:
         self.source = source
         self.hashes = hashes
-        self.yellow_hashes = yellow_hashes
+        self.versions = versions  # None: every violation gets a version; else red ones of these fingerprints
         self.settings = settings
         self.found: list[Violation] = []
         self.suppressed: list[Violation] = []
@@ -104,10 +104,10 @@ class _Judge:
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
         self._hashes: dict[int, str] = {}
 
-    def _version(self, unit: Optional[Unit], rule: Rule, value: float, sev: str) -> str:
+    def _version(self, unit: Optional[Unit], rule: Rule, value: float, sev: str, fp: str) -> str:
         """The unit's hash (one per unit, shared by its violations), or for a file rule the value's
         version; empty when nothing will read it (no events, or a yellow one nobody stores)."""
-        if not self.hashes or not (self.yellow_hashes or sev == RED):
+        if not self.hashes or not (self.versions is None or sev == RED and fp in self.versions):
             return ""
         if unit is None:
             return value_version(rule.key, value)
@@ -120,10 +120,11 @@ class _Judge:
         self, rule: Rule, unit: Optional[Unit], value: float, limit: Optional[float], sev: str
     ) -> Violation:
         path, key = self.source.path, unit.key if unit else None
+        fp = fingerprint(path, key, rule.key)
         return Violation(
             rule=rule, path=path, line=unit.line if unit else 1, unit=unit.name if unit else None, unit_key=key,
             actual=value, limit=limit, severity=sev, role=self.source.role,
-            fingerprint=fingerprint(path, key, rule.key), unit_hash=self._version(unit, rule, value, sev),
+            fingerprint=fp, unit_hash=self._version(unit, rule, value, sev, fp),
         )
 
     def _is_suppressed(self, violation: Violation, unit: Optional[Unit]) -> bool:
@@ -156,12 +157,13 @@ class Analyzer:
     """Analyses files for one run: settings, plugins and the rule list are resolved once."""
 
     def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None, *,
-                 hashes: bool = True, cache: Any = None, yellow_hashes: bool = True) -> None:
+                 hashes: bool = True, cache: Any = None, versions: Optional[Container[str]] = None) -> None:
         self.settings = settings
         self.hashes = hashes  # unit hashes identify versions in events; `ladder metrics` needs none
-        # a run that stores nothing (no cache, no record) gives only its red violations, which the
-        # gate reads, a version: hashing is a tenth of a run
-        self.yellow_hashes = yellow_hashes or cache is not None
+        # A run that stores nothing (no cache, no record) gives a version only to the red violations
+        # the gate compares with the history (``versions``: the history's fingerprints); hashing was a
+        # tenth of such a run. A cache entry is for every later run, so it has every version.
+        self.versions = None if cache is not None else versions
         self.cache = cache  # an AnalysisCache, or None
         self.pm = pm or get_plugin_manager()
         self._index_rules(known_rules(self.pm))
@@ -175,16 +177,17 @@ class Analyzer:
 
     @classmethod
     def for_run(cls, settings: Settings, *, hashes: bool = True, use_cache: bool = True,
-                warn: Optional[Callable[[str], None]] = None, yellow_hashes: bool = True) -> "Analyzer":
+                warn: Optional[Callable[[str], None]] = None,
+                versions: Optional[Container[str]] = None) -> "Analyzer":
         """An analyzer with the shared analysis cache (unless turned off or ``LADDER_NO_CACHE`` is set);
-        ``yellow_hashes=False``: the run records nothing, so yellow violations need no version."""
+        ``versions``: for a run that records nothing, the fingerprints whose red violations need one."""
         from .cache import AnalysisCache, cache_disabled_by_env
 
         pm = get_plugin_manager()
         cache = None
         if use_cache and not cache_disabled_by_env():
             cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
-        return cls(settings, pm, hashes=hashes, cache=cache, yellow_hashes=yellow_hashes)
+        return cls(settings, pm, hashes=hashes, cache=cache, versions=versions)
 
     def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
                test_names: Optional[frozenset[str]] = None, collected: bool = False) -> FileReport:
@@ -262,7 +265,7 @@ class Analyzer:
 
     def _measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None,
                  file_rules: bool = True) -> FileReport:
-        judge = _Judge(source, self.settings, self.rules, self.hashes, self.yellow_hashes)
+        judge = _Judge(source, self.settings, self.rules, self.hashes, self.versions)
         reports = tuple(self._unit(judge, unit, source) for unit in (source.units if units is None else units))
         file_metrics = self._file_metrics(judge, source) if file_rules else {}
         if units is None:

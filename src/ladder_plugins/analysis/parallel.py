@@ -22,12 +22,12 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def _start(analyzer_class: Any, root: str, hashes: tuple[bool, bool], use_cache: bool) -> None:
+def _start(analyzer_class: Any, root: str, hashes: tuple[bool, Any], use_cache: bool) -> None:
     from ..config import load_settings
 
     settings = load_settings(Path(root))
     _WORKER["analyzer"] = analyzer_class.for_run(settings, hashes=hashes[0], use_cache=use_cache,
-                                                 yellow_hashes=hashes[1])
+                                                 versions=hashes[1])
 
 
 def _analyse(file: Any) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def analyze_in_processes(analyzer: Any, files: Sequence[Any], jobs: int,
 
     from .serialize import report_from_json
 
-    hashes = (analyzer.hashes, analyzer.yellow_hashes)
+    hashes = (analyzer.hashes, analyzer.versions)  # which versions the parent's run needs
     args = (type(analyzer), str(analyzer.settings.root), hashes, analyzer.cache is not None)
     chunk = max(1, min(16, len(files) // (jobs * 4)))
     reports = []

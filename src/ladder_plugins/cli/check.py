@@ -54,11 +54,27 @@ def _check(args: argparse.Namespace) -> int:
 
     settings = settings_of(args)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
-    result, access, warn = analyse(args, settings, record=not args.no_record)
+    result, access, warn = analyse(args, settings, record=not args.no_record, known=_known(settings))
     evidence = _evidence(args, settings, access, warn, run)
     outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
+
+
+def _known(settings: Any) -> Any:
+    """What a run that records nothing compares with the past: the history's fingerprints; ``None``
+    (every red violation) where git's past versions may count too."""
+    from ..history.workspace import git_wanted
+
+    if git_wanted(settings):
+        return None
+
+    def fingerprints(warn: Any) -> Any:
+        from ..history.store import HistoryStore
+
+        return frozenset(HistoryStore(settings, warn=warn).peek().fingerprints)
+
+    return fingerprints
 
 
 def _evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:

@@ -98,15 +98,18 @@ def _write_access(args: argparse.Namespace, settings: Any, record: bool) -> tupl
     return access, sink
 
 
-def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False) -> Any:
-    """The analysis of the paths asked for, what this run may write, and its warning sink."""
+def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False,
+            known: Optional[Callable[[Any], Any]] = None) -> Any:
+    """The analysis of the paths asked for, what this run may write, and its warning sink. ``known(warn)``:
+    the fingerprints whose red violations the gate compares with the past, asked when nothing is recorded."""
     from ..analysis.analyzer import Analyzer
     from ..analysis.discovery import default_paths
     from ..analysis.parallel import default_jobs
 
     access, sink = _write_access(args, settings, record)
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink, yellow_hashes=access.record)
+    versions = None if access.record or known is None else known(sink)
+    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink, versions=versions)
     jobs = getattr(args, "jobs", None) or default_jobs()
     return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
 
