@@ -131,13 +131,20 @@ class _Judge:
         lines = _signature_lines(unit) if unit is not None else self.file_lines
         return any(s.covers(violation.code) for line in lines for s in self.by_line.get(line, ()))
 
-    def judge(self, rule: Rule, unit: Optional[Unit], metrics: MetricValues) -> None:
-        if rule.metric is None or rule.kind not in ("max", "min"):
-            return
+    def limited(self, rules: Sequence[Rule]) -> list[tuple[Rule, float]]:
+        """The threshold rules among ``rules`` that have a limit for this file's role, with it: worked out
+        once per file, not once per unit and rule."""
+        role, found = self.source.role, []
+        for rule in rules:
+            limit = self.settings.limit(role, rule.key)
+            if rule.metric is not None and rule.kind in ("max", "min") and limit is not None:
+                found.append((rule, limit))
+        return found
+
+    def judge(self, rule: Rule, limit: float, unit: Optional[Unit], metrics: MetricValues) -> None:
         if rule.scope == "exported-unit" and (unit is None or not unit.is_public):
             return
-        value = metrics.get(rule.metric)
-        limit = self.settings.limit(self.source.role, rule.key)
+        value = metrics.get(rule.metric)  # type: ignore[arg-type]
         sev = severity(rule, value, limit, self.settings.yellow_ratio)
         if sev is None or value is None:
             return
@@ -245,10 +252,11 @@ class Analyzer:
         units = find_units(tree, path, role, test_names)
         return ParsedSource(path, text, split_lines(text), tree, role, comments, units, settings=self.settings)
 
-    def _unit(self, judge: _Judge, unit: Unit, source: ParsedSource) -> UnitReport:
+    def _unit(self, judge: _Judge, rules: Sequence[tuple[Rule, float]], unit: Unit,
+              source: ParsedSource) -> UnitReport:
         metrics = _merge(self.pm.hook.ladder_unit_metrics(unit=unit, source=source))
-        for rule in self.unit_rules:
-            judge.judge(rule, unit, metrics)
+        for rule, limit in rules:
+            judge.judge(rule, limit, unit, metrics)
         return UnitReport(unit.name, unit.key, unit.line, unit.end_line, MappingProxyType(metrics),
                           unit.is_test, unit.is_public)
 
@@ -266,7 +274,8 @@ class Analyzer:
     def _measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None,
                  file_rules: bool = True) -> FileReport:
         judge = _Judge(source, self.settings, self.rules, self.hashes, self.versions)
-        reports = tuple(self._unit(judge, unit, source) for unit in (source.units if units is None else units))
+        rules = judge.limited(self.unit_rules)
+        reports = tuple(self._unit(judge, rules, unit, source) for unit in (source.units if units is None else units))
         file_metrics = self._file_metrics(judge, source) if file_rules else {}
         if units is None:
             judge.report_bad_suppressions(source.units)
@@ -276,8 +285,8 @@ class Analyzer:
 
     def _file_metrics(self, judge: _Judge, source: ParsedSource) -> dict[str, Optional[float]]:
         file_metrics = _merge(self.pm.hook.ladder_file_metrics(source=source))
-        for rule in self.file_rules:
-            judge.judge(rule, None, file_metrics)
+        for rule, limit in judge.limited(self.file_rules):
+            judge.judge(rule, limit, None, file_metrics)
         return file_metrics
 
     def file(self, file: SourceFile) -> FileReport:

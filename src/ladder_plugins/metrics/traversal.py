@@ -75,10 +75,9 @@ def _children(node: ast.AST) -> list[ast.AST]:
 
 
 def _header(node: FunctionNode) -> list[ast.AST]:
-    """A function's parts outside its body: decorators, parameters (defaults, annotations), return
-    annotation, type parameters."""
-    return [*node.decorator_list, node.args, *([node.returns] if node.returns else []),
-            *getattr(node, "type_params", ())]
+    """A function's parts outside its body that may hold calls: decorators, defaults, annotations,
+    type parameters."""
+    return [*node.decorator_list, *_defaults(node.args), *_annotations(node)]
 
 
 def _annotations(node: FunctionNode) -> list[ast.AST]:
@@ -290,11 +289,13 @@ class _Walk:
         self.push(_children(node), nesting, bits & _CARRY)
 
     def result(self, header: Sequence[ast.AST]) -> UnitMeasures:
-        for part in header:  # calls in decorators and defaults count for recursion cycles, as ever
-            for call in (n for n in ast.walk(part) if type(n) is ast.Call):
-                name, is_method = _called(call)  # type: ignore[arg-type]
-                if name:
-                    (self.methods_called if is_method else self.names).add(name)
+        stack = [part for part in header if type(part) not in _LEAVES]
+        while stack:  # calls in decorators and defaults count for recursion cycles, as ever
+            part = stack.pop()
+            name, is_method = _called(part) if type(part) is ast.Call else ("", False)  # type: ignore[arg-type]
+            if name:
+                (self.methods_called if is_method else self.names).add(name)
+            stack += _children(part)
         return UnitMeasures(self.cc, self.radon_asserts, self.cog, self.recursive, (self.a, self.b, self.c),
                             self.assertions, frozenset(self.names), frozenset(self.methods_called))
 
