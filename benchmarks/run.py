@@ -35,7 +35,19 @@ _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "t = time.perf_counter()\n"
     "subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-    "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "wall = time.perf_counter() - t\n"
+    "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(wall, used.ru_maxrss, used.ru_utime + used.ru_stime)\n"
+)
+#: the floor for any Python tool: read and parse every file, nothing else
+_PARSE_LOOP = (
+    "import ast, pathlib, warnings\n"
+    "warnings.simplefilter('ignore')\n"
+    "for path in sorted(pathlib.Path('src').rglob('*.py')):\n"
+    "    try:\n"
+    "        ast.parse(path.read_bytes())\n"
+    "    except (SyntaxError, ValueError):\n"
+    "        pass\n"
 )
 
 
@@ -49,6 +61,7 @@ class Case:
     target: Optional[float] = None
     walls: list[float] = field(default_factory=list)
     rss: list[int] = field(default_factory=list)
+    cpus: list[float] = field(default_factory=list)
 
     def measure(self) -> None:
         if self.before:
@@ -59,6 +72,7 @@ class Case:
                              capture_output=True, text=True, check=True, env=env).stdout.split()
         self.walls.append(float(out[0]))
         self.rss.append(int(out[1]))
+        self.cpus.append(float(out[2]))
 
 
 def _tool(name: str) -> str:
@@ -127,36 +141,91 @@ def cases(corpus: Path) -> list[Case]:
     def cold() -> None:
         shutil.rmtree(cache, ignore_errors=True)
 
+    def cold_and_no_history() -> None:
+        shutil.rmtree(corpus / ".ladder", ignore_errors=True)
+
     def warm() -> None:
         if not cache.exists():
             subprocess.run([ladder, "check", "--no-record"], cwd=corpus, capture_output=True)
 
-    def only(*argv: str) -> list[str]:
-        return [*argv]
-
+    c901 = ["--select", "C901", "--max-complexity", "10", "-j1", "src"]
     return [
-        Case("radon cc", only(radon, "cc", "-s", "src"), corpus),
-        Case("xenon", only(_tool("xenon"), "-a", "F", "-b", "F", "-m", "F", "src"), corpus),
-        Case("complexipy", only(_tool("complexipy"), "src"), corpus),
-        Case("ladder check -j1 cold", only(ladder, "check", "--no-record", "--jobs", "1"), corpus, cold,
-             "radon cc", 1.5),
-        Case("ladder check cold", only(ladder, "check", "--no-record"), corpus, cold, "radon cc", 1.0),
-        Case("ladder check -j1 warm", only(ladder, "check", "--no-record", "--jobs", "1"), corpus, warm,
+        Case("ast.parse loop (the floor)", [sys.executable, "-c", _PARSE_LOOP], corpus),
+        Case("radon cc", [radon, "cc", "-s", "src"], corpus),
+        Case("xenon", [_tool("xenon"), "-a", "F", "-b", "F", "-m", "F", "src"], corpus),
+        Case("complexipy (Rust)", [_tool("complexipy"), "src"], corpus),
+        Case("ladder check -j1 --no-cache", [ladder, "check", "--no-record", "--no-cache", "--jobs", "1"], corpus,
+             cold_and_no_history, "radon cc", 0.80),
+        Case("ladder check -j1 cold", [ladder, "check", "--no-record", "--jobs", "1"], corpus, cold, "radon cc"),
+        Case("ladder check cold", [ladder, "check", "--no-record"], corpus, cold, "radon cc", 0.60),
+        Case("ladder check -j1 warm", [ladder, "check", "--no-record", "--jobs", "1"], corpus, warm,
              "radon cc", 0.15),
-        Case("ladder check warm", only(ladder, "check", "--no-record"), corpus, warm, "radon cc", 0.15),
-        Case("flake8 C901 -j1 (no ladder)", only(bare_flake8, "--select", "C901", "-j1", "src"), corpus),
-        Case("flake8 C901 -j1 (ladder installed)", only(flake8, "--select", "C901", "-j1", "src"), corpus,
-             None, "flake8 C901 -j1 (no ladder)", 1.03),
-        Case("flake8 LAD -j1 cold", only(flake8, "--select", "LAD", "-j1", "--ladder-no-record", "src"), corpus,
-             cold, "flake8 C901 -j1 (no ladder)", 1.15),
-        Case("flake8 LAD -j1 warm", only(flake8, "--select", "LAD", "-j1", "--ladder-no-record", "src"), corpus,
+        Case("flake8 C901 -j1 (no ladder)", [bare_flake8, *c901], corpus),
+        Case("flake8 C901 -j1 (ladder installed)", [flake8, *c901], corpus, None,
+             "flake8 C901 -j1 (no ladder)", 1.03),
+        Case("flake8 LAD -j1 cold, recording", [flake8, "--select", "LAD", "-j1", "src"], corpus,
+             cold_and_no_history, "flake8 C901 -j1 (no ladder)", 1.06),
+        Case("flake8 LAD -j1 warm", [flake8, "--select", "LAD", "-j1", "--ladder-no-record", "src"], corpus,
              warm, "flake8 C901 -j1 (no ladder)", 1.05),
-        Case("flake8 E,W,F -j1 (no ladder)", only(bare_flake8, "--select", "E,W,F", "-j1", "src"), corpus),
-        Case("flake8 E,W,F -j1 (ladder installed)", only(flake8, "--select", "E,W,F", "-j1", "src"), corpus,
+        Case("flake8 E,W,F -j1 (no ladder)", [bare_flake8, "--select", "E,W,F", "-j1", "src"], corpus),
+        Case("flake8 E,W,F -j1 (ladder installed)", [flake8, "--select", "E,W,F", "-j1", "src"], corpus,
              None, "flake8 E,W,F -j1 (no ladder)", 1.03),
-        Case("pytest", only(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"), corpus),
-        Case("pytest --ladder (warm)", only(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                                            "--ladder", "--ladder-no-record"), corpus, warm, "pytest", None),
+    ]
+
+
+def one_file_project() -> Path:
+    """Fixed start-up: a project of one small file."""
+    target = WORK / "one-file"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "pyproject.toml").write_text("[tool.ladder]\n")
+    (target / "m.py").write_text("def f(a):\n    if a:\n        return 1\n    return 2\n")
+    return target
+
+
+def startup_cases(project: Path) -> list[Case]:
+    return [
+        Case("radon cc m.py", [_tool("radon"), "cc", "m.py"], project),
+        Case("ladder check m.py", [_tool("ladder"), "check", "--no-record", "m.py"], project, None,
+             "radon cc m.py", 1.0),
+    ]
+
+
+def toolz_project() -> Optional[Path]:
+    """toolz 1.2.0's source distribution, its own test suite included (a small pure-Python suite)."""
+    target = WORK / "toolz"
+    if (target / "pyproject.toml").exists() and "[tool.ladder]" in (target / "pyproject.toml").read_text():
+        return target
+    download = WORK / "download-toolz"
+    got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q",
+                          "-d", str(download), "toolz==1.2.0"], capture_output=True, text=True)
+    archives = list(download.glob("toolz-*.tar.gz"))
+    if got.returncode != 0 or not archives:
+        print(f"note: the pytest figures are skipped (no toolz sdist: {got.stderr.strip()[:200]})")
+        return None
+    import tarfile
+
+    with tarfile.open(archives[0]) as tar:
+        tar.extractall(download, filter="data") if sys.version_info >= (3, 12) else tar.extractall(download)
+    unpacked = next(p for p in download.iterdir() if p.is_dir())
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(unpacked, target)
+    pyproject = target / "pyproject.toml"
+    text = pyproject.read_text() if pyproject.exists() else ""
+    pyproject.write_text(text + '\n[tool.ladder]\npaths = ["toolz"]\n')
+    return target
+
+
+def pytest_cases(project: Path) -> list[Case]:
+    ladder = _tool("ladder")
+
+    def warm() -> None:
+        if not (project / ".ladder" / "cache").exists():
+            subprocess.run([ladder, "check", "--no-record"], cwd=project, capture_output=True)
+
+    plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "toolz/tests"]
+    return [
+        Case("pytest", plain, project),
+        Case("pytest --ladder (warm)", [*plain, "--ladder", "--ladder-no-record"], project, warm, "pytest", 1.10),
     ]
 
 
@@ -302,19 +371,32 @@ def _prune_figures(project: Path, old: Path, runs: int) -> None:
 def report(name: str, measured: list[Case]) -> None:
     by_name = {c.name: c for c in measured}
     print(f"\n### {name}\n")
-    print("| command | median s | min-max s | peak RSS MB | ratio | target |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| command | median wall s | min-max s | median CPU s | peak RSS MB | ratio wall | ratio CPU | target |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for c in measured:
-        median = statistics.median(c.walls)
-        ratio, target = "", ""
+        wall, cpu = statistics.median(c.walls), statistics.median(c.cpus)
+        ratio_wall = ratio_cpu = target = ""
         if c.baseline:
-            ratio = f"{median / statistics.median(by_name[c.baseline].walls):.2f}x {c.baseline}"
-            target = f"<= {c.target}x" if c.target else ""
-        print(f"| {c.name} | {median:.2f} | {min(c.walls):.2f}-{max(c.walls):.2f} | {max(c.rss) / 1024:.0f} "
-              f"| {ratio} | {target} |")
-    radon, cold = by_name.get("radon cc"), by_name.get("ladder check -j1 cold")
-    if radon and cold:
-        print(f"\npeak RSS, ladder check -j1 cold vs radon cc: {max(cold.rss) / max(radon.rss):.2f}x (target <= 1.5x)")
+            base = by_name[c.baseline]
+            ratio_wall = f"{wall / statistics.median(base.walls):.2f}x"
+            ratio_cpu = f"{cpu / statistics.median(base.cpus):.2f}x"
+            target = f"<= {c.target}x {c.baseline}" if c.target else f"vs {c.baseline}"
+        print(f"| {c.name} | {wall:.2f} | {min(c.walls):.2f}-{max(c.walls):.2f} | {cpu:.2f} | {max(c.rss) / 1024:.0f} "
+              f"| {ratio_wall} | {ratio_cpu} | {target} |")
+    radon, floor = by_name.get("radon cc"), by_name.get("ast.parse loop (the floor)")
+    ours = by_name.get("ladder check -j1 --no-cache")
+    if radon and ours:
+        print(f"\npeak RSS, ladder check -j1 --no-cache vs radon cc: {max(ours.rss) / max(radon.rss):.2f}x "
+              "(target <= 1.5x)")
+    if floor and ours:
+        print(f"ladder check -j1 --no-cache vs the ast.parse floor: "
+              f"{statistics.median(ours.cpus) / statistics.median(floor.cpus):.2f}x CPU")
+
+
+def _measure_all(measured: list[Case], runs: int) -> None:
+    for _ in range(runs):
+        for case in measured:  # interleaved: noise hits every command alike
+            case.measure()
 
 
 def git_figures(runs: int) -> None:
@@ -340,6 +422,8 @@ def main() -> int:
     parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
     parser.add_argument("--only-growth", action="store_true", help="only the history growth figures")
     parser.add_argument("--only-git", action="store_true", help="only the recurrence-from-git figures")
+    parser.add_argument("--only-analysis", action="store_true",
+                        help="only the analysis, start-up and pytest tables (no history or git figures)")
     args = parser.parse_args()
     if args.only_growth:
         WORK.mkdir(parents=True, exist_ok=True)
@@ -350,7 +434,9 @@ def main() -> int:
         git_figures(args.runs)
         return 0
     WORK.mkdir(parents=True, exist_ok=True)
-    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}; "
+          f"load average before: {load:.2f}")
     corpora = [("standard library", stdlib_corpus())]
     if not args.no_django:
         django = django_corpus()
@@ -358,11 +444,19 @@ def main() -> int:
             corpora.append(("Django", django))
     for name, corpus in corpora:
         measured = cases(corpus)
-        for _ in range(args.runs):
-            for case in measured:  # interleaved: noise hits every command alike
-                case.measure()
+        _measure_all(measured, args.runs)
         files = sum(1 for _ in (corpus / "src").rglob("*.py"))
         report(f"{name} ({files} files)", measured)
+    startup = startup_cases(one_file_project())
+    _measure_all(startup, args.runs * 2)
+    report("Fixed start-up: a one-file project", startup)
+    toolz = toolz_project()
+    if toolz is not None:
+        suite = pytest_cases(toolz)
+        _measure_all(suite, args.runs)
+        report("pytest --ladder on toolz 1.2.0's own suite", suite)
+    if args.only_analysis:
+        return 0
     sizes = tuple(int(s) for s in args.history.split(","))
     scaling = history_scaling(corpora[0][1], sizes, args.runs)
     print("\n### Recording and the gate against history size\n")
