@@ -40,3 +40,20 @@ def test_a_one_file_check_outside_git_imports_no_process_pool_git_metadata_or_uu
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+def test_pytest_ladder_outside_git_loads_neither_git_nor_radon(tmp_path):
+    """The set-up of ``pytest --ladder`` is paid by every session: outside a repository it reads no git."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert 1\n")
+    (tmp_path / "conftest.py").write_text(
+        "import sys\n"
+        "def pytest_sessionfinish(session):\n"
+        "    loaded = [m for m in ('ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'radon',"
+        " 'concurrent.futures.process') if m in sys.modules]\n"
+        "    print('LOADED', loaded)\n"
+    )
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "--ladder",
+                           "--ladder-no-record"], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "LOADED []" in done.stdout
