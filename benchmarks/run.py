@@ -100,22 +100,28 @@ def stdlib_corpus() -> Path:
     return target
 
 
-def django_corpus() -> Optional[Path]:
-    target = WORK / "django"
-    if (target / "pyproject.toml").exists():
-        return target
-    download = WORK / "download"
+def _unpacked_sdist(requirement: str, download: Path, pattern: str, what: str) -> Optional[Path]:
+    """The unpacked source distribution of ``requirement`` (from the package index), or None with a note."""
     got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q",
-                          "-d", str(download), "django"], capture_output=True, text=True)
-    archives = list(download.glob("[Dd]jango-*.tar.gz"))
+                          "-d", str(download), requirement], capture_output=True, text=True)
+    archives = list(download.glob(pattern))
     if got.returncode != 0 or not archives:
-        print(f"note: Django skipped (could not download its sdist: {got.stderr.strip()[:200]})")
+        print(f"note: {what} skipped (could not download the {requirement} sdist: {got.stderr.strip()[:200]})")
         return None
     import tarfile
 
     with tarfile.open(archives[0]) as tar:
         tar.extractall(download, filter="data") if sys.version_info >= (3, 12) else tar.extractall(download)
-    unpacked = next(p for p in download.iterdir() if p.is_dir())
+    return next(p for p in download.iterdir() if p.is_dir())
+
+
+def django_corpus() -> Optional[Path]:
+    target = WORK / "django"
+    if (target / "pyproject.toml").exists():
+        return target
+    unpacked = _unpacked_sdist("django", WORK / "download", "[Dd]jango-*.tar.gz", "Django")
+    if unpacked is None:
+        return None
     shutil.copytree(unpacked / "django", target / "src" / "django")
     (target / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n')
     return target
@@ -195,18 +201,9 @@ def toolz_project() -> Optional[Path]:
     target = WORK / "toolz"
     if (target / "pyproject.toml").exists() and "[tool.ladder]" in (target / "pyproject.toml").read_text():
         return target
-    download = WORK / "download-toolz"
-    got = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", "-q",
-                          "-d", str(download), "toolz==1.2.0"], capture_output=True, text=True)
-    archives = list(download.glob("toolz-*.tar.gz"))
-    if got.returncode != 0 or not archives:
-        print(f"note: the pytest figures are skipped (no toolz sdist: {got.stderr.strip()[:200]})")
+    unpacked = _unpacked_sdist("toolz==1.2.0", WORK / "download-toolz", "toolz-*.tar.gz", "the pytest figures")
+    if unpacked is None:
         return None
-    import tarfile
-
-    with tarfile.open(archives[0]) as tar:
-        tar.extractall(download, filter="data") if sys.version_info >= (3, 12) else tar.extractall(download)
-    unpacked = next(p for p in download.iterdir() if p.is_dir())
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(unpacked, target)
     pyproject = target / "pyproject.toml"

@@ -1,27 +1,7 @@
 # ladder: role=app
-"""The per-metric abc walk as it was before the fused traversal (issue 16), kept as a reference.
-
-ABC size, counted as RuboCop's Metrics/AbcSize counts, mapped to Python.
-
-RuboCop measures a method's *body* (``MethodComplexity#check_complexity`` hands the
-calculator ``node.body``), so the unit's own parameters never count. ``metrics.md``
-maps every construct with the RuboCop node behind it.
-
-A (assignments): every name, attribute or subscript bound by ``=`` (each element of
-an unpacking), ``+=`` and friends, an annotated assignment with a value, ``:=``,
-``for`` targets plus one for the loop itself (RuboCop's ``for`` node), comprehension
-targets, ``with ... as`` targets, ``except ... as`` names, and the parameters of
-nested functions and lambdas (a nested class's methods without ``self``/``cls``);
-never names starting with ``_`` (RuboCop skips non-capturing ``_`` variables).
-``match`` captures are not assignments (RuboCop's ``match_var`` is not one).
-B (branches): every call, ``yield`` and ``yield from``.
-C (conditions): ``if``/``elif``, an ``if``'s ``else``, ternaries, ``while`` and
-``for`` (and their ``else``), comprehension ``for`` and ``if`` clauses, one per
-``try`` with handlers (RuboCop's ``rescue``, however many clauses), each ``case``
-but an unguarded ``case _`` or ``case name`` (RuboCop counts no ``else`` of a ``case/in``), each
-``and``/``or`` operator, each comparison operator.
-
-Score: sqrt(A² + B² + C²) rounded to 2 decimals. Iterative traversal.
+"""The ABC size walk as it was before the fused traversal (issue 16), kept as the reference
+``tests/test_traversal.py`` holds the new walk to. The rules it counts are stated in
+``ladder_plugins/metrics/abc.py`` and ``metrics.md``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,7 @@
 # ladder: role=app
-"""The per-metric assertions walk as it was before the fused traversal (issue 16), kept as a reference.
-
-Assertions in a test: what makes a test able to fail.
-
-Counted in test units only (other units get ``None``, so ``min_assertions`` does not
-apply to them): ``assert`` statements; calls whose function name starts with
-``assert`` (unittest's ``assertEqual``, mock's ``assert_called_once_with``,
-``numpy.testing.assert_allclose``, your own ``assert_valid`` helpers); calls that fail
-the test themselves (``pytest.fail``, ``self.fail``, unittest's ``failUnless*`` and
-``failIf*``); the context managers or calls ``raises``, ``warns``,
-``deprecated_call`` (``pytest.`` or imported by name); and calls of the project's own
-helpers named in ``[tool.ladder] assertion_helpers`` (names or globs: ``check_*``,
-``verify``). Nested functions count, as for every metric.
+"""The assertion count walk as it was before the fused traversal (issue 16), kept as the reference
+``tests/test_traversal.py`` holds the new walk to. The rules it counts are stated in
+``ladder_plugins/metrics/assertions.py`` and ``metrics.md``.
 """
 
 from __future__ import annotations

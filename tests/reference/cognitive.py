@@ -1,30 +1,7 @@
 # ladder: role=app
-"""The per-metric cognitive walk as it was before the fused traversal (issue 16), kept as a reference.
-
-Cognitive complexity after SonarSource's white paper (G. Ann Campbell, 2017).
-
-Where the white paper speaks it decides; where it is silent, sonar-python's
-``CognitiveComplexityVisitor`` does. ``metrics.md`` lists every rule with an example,
-and every difference from sonar-python with the white-paper sentence behind it.
-
-* +1, plus the current nesting level, for ``if``, ternary, ``for``/``while`` (async
-  too), ``except`` and ``match``;
-* +1 (no nesting bonus) for ``elif``, ``else``, a loop's ``else`` and a ``try``'s ``else``;
-* +1 per *sequence* of like boolean operators (``a and b and c`` +1,
-  ``a and b or c`` +2); a ``not`` or a call starts a new expression;
-* comprehensions add nothing themselves (the ternaries and boolean sequences in them
-  count at the surrounding level);
-* +1 once per function in a recursion cycle: the unit, when it calls itself or is on
-  a cycle of calls between the file's functions (``name(...)``; ``self.name(...)`` or
-  ``cls.name(...)`` between methods of one class), and each nested function that calls
-  itself;
-* nesting rises inside ``if``/``elif``/``else`` bodies, loops, ``except``, a ``try``'s
-  ``else`` and ``case`` bodies, ternary branches, nested functions and lambdas; a
-  decorator-style wrapper (a function whose body is one ``def`` and otherwise only
-  ``return <name>`` statements, as sonar-python's ``isWrapperFunction``) does not raise
-  the nesting of the function it defines.
-
-Iterative: no recursion however deep the code.
+"""The cognitive complexity walk as it was before the fused traversal (issue 16), kept as the reference
+``tests/test_traversal.py`` holds the new walk to. The rules it counts are stated in
+``ladder_plugins/metrics/cognitive.py`` and ``metrics.md``.
 """
 
 from __future__ import annotations
