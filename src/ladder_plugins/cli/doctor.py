@@ -87,6 +87,9 @@ def _check_history(diag: Diagnosis, settings: Any) -> None:
     if stats.skipped_lines:
         diag.problem(f"{stats.skipped_lines} unreadable lines in {stats.path} (kept, not counted)",
                      "look at them (they are not valid events); 'ladder history rebuild' refreshes the summary")
+    if stats.untrusted_entries:
+        diag.problem(f"{stats.untrusted_entries} entries of folded.json are not of the expected shape (skipped, "
+                     "kept)", "look at them; the next 'ladder history prune' keeps the file whole aside")
     if stats.newer_schema:
         diag.problem("the history was written by a newer ladder-plugins and is read-only",
                      "upgrade ladder-plugins")

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from .events import SCHEMA_VERSION, Event, Record, Sighting
+from .events import SCHEMA_VERSION, Event, Record, Sighting, canonical_timestamp, identifier, is_rule_key
 
 __all__ = ["FingerprintStats", "Aggregate", "DayCounts", "AGGREGATE_FORMAT"]
 
@@ -29,14 +29,75 @@ def _optional_text(value: Any) -> Optional[str]:
     return value if isinstance(value, str) else None
 
 
+#: Bounds of the values a summary or fold may hold: what a real history can reach, far below what
+#: breaks arithmetic or formatting (a 400-digit number, a year 9999 with a negative offset).
+_MAX_NUMBER = 1e15
+_MAX_COUNT = 10**15
+_MAX_LINE = 10**9
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -_MAX_NUMBER <= value <= _MAX_NUMBER:
+        raise ValueError(f"not a measured value: {str(value)[:40]!r}")
+    return float(value)
+
+
 def _optional_number(value: Any) -> Optional[float]:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return None if value is None else _number(value)
+
+
+def _int(value: Any, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise ValueError(f"not a count or line: {str(value)[:40]!r}")
+    return value
+
+
+def _line(value: Any) -> int:
+    return _int(value, _MAX_LINE)
+
+
+def _events(value: Any) -> int:
+    return _int(value, _MAX_COUNT)
+
+
+def _time(value: Any) -> str:
+    """A timestamp in its canonical form; anything else (or out of range) is damage."""
+    return canonical_timestamp(value)
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a string")
+    return value
+
+
+def _rule_key(value: Any) -> str:
+    if not is_rule_key(value):
+        raise ValueError("not a rule key")
+    return value
+
+
+def _role(value: Any) -> str:
+    from ..catalogue import ROLES
+
+    if value not in ROLES:
+        raise ValueError("not a known role")
+    return value
+
+
+def _span(span: Any) -> list[Any]:
+    """[earliest, latest, value at the earliest]; a span written before values were kept has two items."""
+    if not isinstance(span, list) or len(span) not in (2, 3):
+        raise ValueError("a version span is not [earliest, latest, value]")
+    return [_time(span[0]), _time(span[1]), _optional_number(span[2]) if len(span) == 3 else None]
 
 
 def _hashes(value: Any) -> dict[str, list[Any]]:
-    """Version spans; a span written before values were kept (two items) has no value."""
-    return {str(h): [str(span[0]), str(span[1]), _optional_number(span[2]) if len(span) > 2 else None]
-            for h, span in dict(value).items()}
+    return {_text(h): _span(span) for h, span in dict(value).items()}
+
+
+def _optional_time(value: Any) -> Optional[str]:
+    return None if value is None else _time(value)
 
 
 def _merge_span(span: list[Any], other: list[Any]) -> None:
@@ -52,19 +113,26 @@ def _larger(value: Optional[float], than: Optional[float]) -> bool:
 
 
 def _runs(value: Any) -> dict[str, str]:
-    return {str(run): str(when) for run, when in dict(value).items()}
+    return {identifier(run, "run id"): _time(when) for run, when in dict(value).items()}
+
+
+def _observation(value: Any) -> list[Any]:
+    """[version, severity, actual, limit, line]."""
+    if not isinstance(value, list) or len(value) != 5 or value[1] not in ("red", "yellow"):
+        raise ValueError("an observation is not [version, severity, actual, limit, line]")
+    return [_text(value[0]), value[1], _optional_number(value[2]), _optional_number(value[3]), _line(value[4])]
 
 
 def _observations(value: Any) -> dict[str, list[Any]]:
-    """Observation key -> [version, severity, actual, limit, line]."""
-    return {str(key): [str(o[0]), str(o[1]), _optional_number(o[2]), _optional_number(o[3]), int(o[4])]
-            for key, o in dict(value).items()}
+    return {_text(key): _observation(o) for key, o in dict(value).items()}
 
 
+#: How each field of a fingerprint's stats is read: every one checked for type, range and shape, as
+#: the fields of an event are (a summary or fold may come from elsewhere, like a combined log).
 _DECODE: Mapping[str, Callable[[Any], Any]] = {
-    "path": str, "unit": _optional_text, "rule_key": str, "role": str, "family": str,
-    "first_seen": str, "last_seen": str, "last_actual": _optional_number, "last_limit": _optional_number,
-    "last_line": int, "events": int, "hashes": _hashes, "runs": _runs, "observations": _observations,
+    "path": _text, "unit": _optional_text, "rule_key": _rule_key, "role": _role, "family": _text,
+    "first_seen": _time, "last_seen": _time, "last_actual": _optional_number, "last_limit": _optional_number,
+    "last_line": _line, "events": _events, "hashes": _hashes, "runs": _runs, "observations": _observations,
 }
 
 
@@ -127,11 +195,15 @@ class FingerprintStats:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "FingerprintStats":
-        """Decode; ``TypeError``/``ValueError`` when a required key is missing or malformed."""
+        """Decode; ``TypeError``/``ValueError`` when a key is missing or a value is not of its shape."""
         return cls(**{name: decode(data[name]) for name, decode in _DECODE.items() if name in data})
 
     def copy(self) -> "FingerprintStats":
-        return FingerprintStats.from_json(self.to_json())
+        return FingerprintStats(
+            self.path, self.unit, self.rule_key, self.role, self.family, self.first_seen, self.last_seen,
+            self.last_actual, self.last_limit, self.last_line, self.events,
+            {h: list(span) for h, span in self.hashes.items()}, dict(self.runs),
+            {k: list(o) for k, o in self.observations.items()})
 
     def merge(self, other: "FingerprintStats") -> None:
         if other.last_seen >= self.last_seen:
@@ -189,13 +261,11 @@ class DayCounts:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "DayCounts":
-        return cls({str(run): [str(e[0]), _count(e[1]), _count(e[2])] for run, e in dict(data["runs"]).items()})
+        return cls({_text(run): [_time(e[0]), _count(e[1]), _count(e[2])] for run, e in dict(data["runs"]).items()})
 
 
 def _count(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"not a count: {value!r}")
-    return value
+    return _int(value, _MAX_COUNT)
 
 
 @dataclass
@@ -213,6 +283,8 @@ class Aggregate:
     #: sightings of observations no event of this history describes yet: key -> [[time, run id, tool]]; they
     #: count once the event arrives (logs combined in another order), never before
     pending: dict[str, list[list[str]]] = field(default_factory=dict)
+    #: entries of the summary or fold this was read from that did not hold to their shape: skipped (not stored)
+    untrusted: int = field(default=0, compare=False)
     #: observation key -> fingerprint, derived from the stats (not stored)
     _index: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
@@ -351,21 +423,29 @@ class Aggregate:
     def from_json(cls, data: Mapping[str, Any]) -> "Aggregate":
         """Rebuild from :meth:`to_json` (or an older layout); ``KeyError``/``TypeError``/``ValueError`` if damaged."""
         days, legacy = _days(data.get("days", {}), data.get("legacy_days", {}))
-        return cls(bool(data.get("track_runs", False)), _fingerprints(data.get("fingerprints", {})), days,
-                   int(data.get("events", 0)),
-                   _optional_text(data.get("oldest")), _optional_text(data.get("newest")), legacy_days=legacy,
-                   pending=_pending(data.get("pending", {})))
+        fingerprints, untrusted = _fingerprints(data.get("fingerprints", {}))
+        return cls(bool(data.get("track_runs", False)), fingerprints, days, _events(data.get("events", 0)),
+                   _optional_time(data.get("oldest")), _optional_time(data.get("newest")),
+                   legacy_days=legacy, pending=_pending(data.get("pending", {})), untrusted=untrusted)
 
 
 def _pending(value: Any) -> dict[str, list[list[str]]]:
     found: dict[str, list[list[str]]] = {}
     for key, seen in dict(value).items():
-        found[str(key)] = [[str(ts), str(run), str(tool)] for ts, run, tool in seen]
+        found[_text(key)] = [[_time(ts), identifier(run, "run id"), _text(tool)] for ts, run, tool in seen]
     return found
 
 
-def _fingerprints(value: Any) -> dict[str, FingerprintStats]:
-    return {str(fp): FingerprintStats.from_json(stats) for fp, stats in dict(value).items()}
+def _fingerprints(value: Any) -> tuple[dict[str, FingerprintStats], int]:
+    """The entries that hold to their shape, and how many did not (skipped, as an unreadable line is)."""
+    found: dict[str, FingerprintStats] = {}
+    untrusted = 0
+    for fp, stats in dict(value).items():
+        try:
+            found[_text(fp)] = FingerprintStats.from_json(stats)
+        except (LookupError, TypeError, ValueError, ArithmeticError):
+            untrusted += 1
+    return found, untrusted
 
 
 def _add_counts(target: dict[str, int], counts: Mapping[str, int]) -> None:

@@ -265,6 +265,18 @@ def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
     return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": _timestamp(data["timestamp"])}
 
 
+def is_rule_key(value: Any) -> bool:
+    """Whether ``value`` has the shape of a rule key (what outputs may print as it is)."""
+    return isinstance(value, str) and _KEY.fullmatch(value) is not None
+
+
+def identifier(value: Any, key: str) -> str:
+    """An id printed as it is (a run id in a summary, say); ``ValueError`` for anything else."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{key} is not a string")
+    return _identifier(value, key)
+
+
 def _identifier(value: str, key: str) -> str:
     """An id printed as it is: printable and of a sane length."""
     if len(value) > _MAX_ID or not value.isprintable():
@@ -309,11 +321,18 @@ def _canonical_time(value: str) -> str:
     return format_timestamp(parse_timestamp(value))
 
 
-def _timestamp(value: Any) -> str:
-    try:  # one canonical form, so timestamps compare correctly as text
-        return _canonical_time(str(value))
+def canonical_timestamp(value: Any) -> str:
+    """A stored timestamp in its one canonical form, so that timestamps compare correctly as text;
+    ``ValueError`` for anything that is not one (or lies outside the years a clock can give)."""
+    if not isinstance(value, str):
+        raise ValueError("a timestamp is not a string")
+    try:
+        return _canonical_time(value)
     except ConfigError:
-        raise ValueError(f"timestamp {value!r} is not ISO-8601") from None
+        raise ValueError(f"timestamp {value[:40]!r} is not ISO-8601") from None
+
+
+_timestamp = canonical_timestamp
 
 
 def _sighting_from_json(data: Mapping[str, Any], version: int) -> Sighting:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ class StoreStats:
     folded_fingerprints: int
     lines_by_schema: dict[int, int] = field(default_factory=dict)
     unresolved: int = 0
+    untrusted_entries: int = 0  # entries of folded.json not of their shape: skipped, kept
 
 
 #: What decoding a cache file that parses but holds values of the wrong shape or size raises.
@@ -111,6 +113,7 @@ class HistoryStore:
         self._warn = warn
         self.track_runs = settings.recurrence.count == "runs"
         self.log_file = EventLog(self.log, self.inside_root, self.warn)
+        self._fold_untrusted = 0  # entries of folded.json skipped on read: keep the file before rewriting it
 
     # The files beside the log, named in one place.
 
@@ -201,6 +204,11 @@ class HistoryStore:
         except _DAMAGE:
             self._set_aside(self.folded_path, "unexpected structure")
             return Aggregate(self.track_runs), 0, False
+        if agg.untrusted and not self._fold_untrusted:  # it cannot be rebuilt from the log: skip, keep, say once
+            self._fold_untrusted = agg.untrusted
+            self.warn(f"{self.folded_path}: {agg.untrusted} entr{'y' if agg.untrusted == 1 else 'ies'} not of the "
+                      f"expected shape (damaged or foreign); skipped and kept (the next pruning keeps this file "
+                      f"whole as {self.folded_path.name}.damaged-<time> and goes on without them)")
         agg.track_runs = self.track_runs
         return agg, generation, _newer(data)
 
@@ -212,7 +220,10 @@ class HistoryStore:
             info = summary["log"]
             if not self._summary_matches(summary, info, generation):
                 return None
-            return Aggregate.from_json(summary["aggregate"]), int(info["offset"]), int(info.get("skipped", 0))
+            aggregate = Aggregate.from_json(summary["aggregate"])
+            if aggregate.untrusted:  # a cache: rebuilt from the log, nothing lost
+                raise ValueError(f"{aggregate.untrusted} entries not of the expected shape")
+            return aggregate, int(info["offset"]), int(info.get("skipped", 0))
         except _DAMAGE:
             self._set_aside(self.summary_path, "unexpected structure")
             return None
@@ -425,6 +436,9 @@ class HistoryStore:
         return generation + 1, folded
 
     def _save_fold(self, folded: Aggregate, generation: int, limit: str) -> None:
+        if self._fold_untrusted:  # the entries it skipped are kept, never silently dropped
+            self._keep_copy(self.folded_path)
+            self._fold_untrusted = 0
         folded.forget_runs_before(limit)
         head = {"schema_version": SCHEMA_VERSION, "generation": generation}
         self._atomic_stream(self.folded_path, _with_aggregate(head, folded))
@@ -446,6 +460,19 @@ class HistoryStore:
         except OSError:
             self.log_file.copy_ranges(unreadable, aside)
 
+    def _keep_copy(self, path: Path) -> None:
+        """Keep ``path`` whole under a ``.damaged-<time>`` name before it is rewritten (a hard link, so the
+        atomic replace that follows leaves the old content there)."""
+        aside = path.with_name(path.name + _damaged_suffix())
+        if not self.inside_root(aside):
+            raise PermissionError(outside_root(aside, self.root))
+        try:
+            os.link(path, aside, follow_symlinks=False)
+        except FileExistsError:
+            pass
+        except OSError:
+            shutil.copyfile(path, aside, follow_symlinks=False)
+
     def event_ids(self) -> set[str]:
         ids: set[str] = set()
         self.read_log(0, sink=lambda record: ids.add(record.event_id))
@@ -459,6 +486,7 @@ class HistoryStore:
             oldest=agg.oldest, newest=agg.newest, skipped_lines=read.skipped, schema_version=SCHEMA_VERSION,
             newer_schema=read_only, fingerprints=len(agg.fingerprints), folded_fingerprints=len(folded.fingerprints),
             lines_by_schema=dict(sorted(read.versions.items())), unresolved=agg.unresolved,
+            untrusted_entries=folded.untrusted,
         )
 
     def _read_inputs(self, files: Sequence[Path], force: bool) -> tuple[list[Record], int]:
