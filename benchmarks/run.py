@@ -390,6 +390,16 @@ def report(name: str, measured: list[Case]) -> None:
               f"{statistics.median(ours.cpus) / statistics.median(floor.cpus):.2f}x CPU")
 
 
+def _selected(measured: list[Case], prefixes: str) -> list[Case]:
+    """The rows asked for by ``--cases`` and the baselines their ratios need."""
+    wanted = [p.strip() for p in prefixes.split(",") if p.strip()]
+    if not wanted:
+        return measured
+    chosen = {c.name for c in measured if any(c.name.startswith(p) for p in wanted)}
+    chosen |= {c.baseline for c in measured if c.name in chosen and c.baseline}
+    return [c for c in measured if c.name in chosen]
+
+
 def _measure_all(measured: list[Case], runs: int) -> None:
     for _ in range(runs):
         for case in measured:  # interleaved: noise hits every command alike
@@ -419,6 +429,8 @@ def main() -> int:
     parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
     parser.add_argument("--only-growth", action="store_true", help="only the history growth figures")
     parser.add_argument("--only-git", action="store_true", help="only the recurrence-from-git figures")
+    parser.add_argument("--cases", default="", help="comma-separated prefixes: only the corpus rows whose names "
+                        "start with one (with their baselines), e.g. 'ast.parse,radon,ladder check'")
     parser.add_argument("--only-analysis", action="store_true",
                         help="only the analysis, start-up and pytest tables (no history or git figures)")
     args = parser.parse_args()
@@ -440,7 +452,7 @@ def main() -> int:
         if django:
             corpora.append(("Django", django))
     for name, corpus in corpora:
-        measured = cases(corpus)
+        measured = _selected(cases(corpus), args.cases)
         _measure_all(measured, args.runs)
         files = sum(1 for _ in (corpus / "src").rglob("*.py"))
         report(f"{name} ({files} files)", measured)
