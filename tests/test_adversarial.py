@@ -96,7 +96,10 @@ def test_damaged_history_caches_are_kept_aside_and_the_run_continues(tmp_path, n
     state = fresh.load()
     assert state.aggregate.events == 1  # the log is the truth; the damaged cache is not needed
     kept = list(store.dir.glob(f"{name}.damaged-*"))
-    assert len(fresh.warnings) == 1 and len(kept) == 1 and _content(kept[0]) == content
+    if (name, kind) == ("folded.json", "wrong schema"):  # one bad entry of a fold: skipped, the file stays put
+        assert len(fresh.warnings) == 1 and not kept and _content(store.dir / name) == content
+    else:
+        assert len(fresh.warnings) == 1 and len(kept) == 1 and _content(kept[0]) == content
 
 
 @pytest.mark.parametrize("kind", sorted(set(DAMAGE) - {"oversized"}))  # the 1 GB log: its own test below
