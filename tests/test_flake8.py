@@ -237,3 +237,22 @@ def test_selection_decision(options, expected):
     defaults = {"select": None, "extend_select": None, "ignore": None, "extend_ignore": None,
                 "extended_default_select": ["E", "F", "W", "C90", "LAD"]}
     assert lad_selected(SimpleNamespace(**{**defaults, **options}), list(RULES)) is expected
+
+
+def test_suppression_comments_come_from_flake8s_own_tokens(tmp_path, monkeypatch):
+    """flake8 tokenizes every file it reports on; the plugin reads comments from those tokens, not a second pass."""
+    from flake8.api import legacy
+
+    from ladder_plugins.analysis import analyzer
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    body = "".join(f"    if a > {n}:\n        a += 1\n" for n in range(12))
+    (tmp_path / "m.py").write_text(f"def f(a):  # ladder: ignore[cyclomatic_max] parses a fixed table\n{body}"
+                                   "    return a\n")
+    given = []
+    real = analyzer.read_comments
+    monkeypatch.setattr(analyzer, "read_comments", lambda text, tokens=None: given.append(tokens) or real(text, tokens))
+    monkeypatch.chdir(tmp_path)
+    guide = legacy.get_style_guide(select=["LAD101"], ladder_no_record=True)
+    report = guide.check_files(["m.py"])
+    assert report.total_errors == 0 and len(given) == 1 and given[0] is not None

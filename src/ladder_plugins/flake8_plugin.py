@@ -85,10 +85,13 @@ class LadderChecker:
     config_error: ClassVar[Optional[str]] = None
     say: ClassVar[Any] = None  # this run's WarnOnce: each warning once per process
 
-    def __init__(self, tree: ast.AST, filename: str = "stdin", lines: Optional[Sequence[str]] = None) -> None:
+    def __init__(self, tree: ast.AST, filename: str = "stdin", lines: Optional[Sequence[str]] = None,
+                 file_tokens: Optional[Sequence[Any]] = None) -> None:
+        # flake8 tokenizes each file for its own noqa handling; its tokens give the comments, not a second pass
         self.tree = tree
         self.filename = filename
         self.lines = list(lines or [])
+        self.tokens = file_tokens
 
     @classmethod
     def add_options(cls, option_manager: Any) -> None:
@@ -217,11 +220,12 @@ class LadderChecker:
         yield from errors
 
     def _check(self) -> list[Error]:
+        from .analysis.analyzer import HostInput
         from .analysis.discovery import relative_path
 
         rel, inside = relative_path(Path(self.filename), self.settings.root)
         tree = self.tree if isinstance(self.tree, ast.Module) else None
-        report = self.analyzer.source("".join(self.lines), rel, tree=tree)
+        report = self.analyzer.source("".join(self.lines), rel, HostInput(tree=tree, tokens=self.tokens))
         if report.skipped:
             self.say(f"{self.filename}: not analysed: {report.skipped}")
             return []

@@ -221,13 +221,14 @@ class LadderItem(pytest.Item):
         self.add_marker("ladder")
 
     def runtest(self) -> None:
+        from .analysis.analyzer import HostInput
         from .history.events import events_from_violations
         from .history.gate import Gate
 
         state = _state(self.config)
         assert state is not None  # items exist only with --ladder
-        report = state.analyzer.source(self.path.read_bytes(), self.rel, test_names=state.collected.get(self.rel),
-                                       collected=self.rel in state.collected)
+        collected = HostInput(test_names=state.collected.get(self.rel), collected=self.rel in state.collected)
+        report = state.analyzer.source(self.path.read_bytes(), self.rel, collected)
         if report.skipped:
             state.skipped.append((self.rel, report.skipped))
             pytest.skip(f"not analysed: {report.skipped}")

@@ -30,7 +30,7 @@ from .source import ParsedSource, Unit, decode, find_units, parse, read_comments
 from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
 
-__all__ = ["Analyzer", "analyze_source", "analyze_paths"]
+__all__ = ["Analyzer", "HostInput", "analyze_source", "analyze_paths"]
 
 
 def _merge(results: Iterable[Optional[MetricValues]]) -> dict[str, Optional[float]]:
@@ -160,6 +160,17 @@ class _Judge:
                     self.found.append(dataclasses.replace(meta, line=line, detail=sup.problem))
 
 
+@dataclasses.dataclass(frozen=True)
+class HostInput:
+    """What a host hands over with a file: the tree and tokens it already has (flake8), what its test
+    runner collected (pytest: the qualified names of the tests, and whether it found any)."""
+
+    tree: Optional[ast.Module] = None
+    tokens: Optional[Sequence[Any]] = None
+    test_names: Optional[frozenset[str]] = None
+    collected: bool = False
+
+
 class Analyzer:
     """Analyses files for one run: settings, plugins and the rule list are resolved once."""
 
@@ -196,16 +207,17 @@ class Analyzer:
             cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
         return cls(settings, pm, hashes=hashes, cache=cache, versions=versions)
 
-    def source(self, source: Union[str, bytes], path: str, *, tree: Optional[ast.Module] = None,
-               test_names: Optional[frozenset[str]] = None, collected: bool = False) -> FileReport:
-        """Analyse one file (see :func:`analyze_source`); ``collected``: the test runner found tests in it."""
+    def source(self, source: Union[str, bytes], path: str, host: Optional[HostInput] = None) -> FileReport:
+        """Analyse one file (see :func:`analyze_source`); ``host``: what the front end already has of it."""
+        given = host or HostInput()
+        test_names, collected = given.test_names, given.collected
         if self.cache is None:
-            return self._fresh(source, path, tree, test_names, collected)
+            return self._fresh(source, path, given)
         data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
         key = self.cache.key(data, path, f"{sorted(test_names) if test_names is not None else None}|{collected}")
         report = self._cached(key)
         if report is None:
-            report = self._fresh(source, path, tree, test_names, collected)
+            report = self._fresh(source, path, given)
             if self.hashes:  # entries carry unit hashes, so every front end can reuse them
                 from .serialize import report_to_json
 
@@ -224,15 +236,13 @@ class Analyzer:
             self.cache.discard(key, f"unexpected content: {type(exc).__name__}")
             return None
 
-    def _fresh(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
-               test_names: Optional[frozenset[str]], collected: bool) -> FileReport:
+    def _fresh(self, source: Union[str, bytes], path: str, given: HostInput) -> FileReport:
         with paused_gc():
-            return self._analysed(source, path, tree, test_names, collected)
+            return self._analysed(source, path, given)
 
-    def _analysed(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
-                  test_names: Optional[frozenset[str]], collected: bool) -> FileReport:
+    def _analysed(self, source: Union[str, bytes], path: str, given: HostInput) -> FileReport:
         try:
-            parsed = self._parse(source, path, tree, (test_names, collected))
+            parsed = self._parse(source, path, given)
         except SourceError as exc:
             return FileReport(path, exc.role, skipped=str(exc))
         except (RecursionError, MemoryError) as exc:
@@ -240,16 +250,14 @@ class Analyzer:
             return FileReport(path, "app", skipped=reason)
         return self._measure(parsed)
 
-    def _parse(self, source: Union[str, bytes], path: str, tree: Optional[ast.Module],
-               tests: tuple[Optional[frozenset[str]], bool]) -> ParsedSource:
-        test_names, collected = tests
+    def _parse(self, source: Union[str, bytes], path: str, given: HostInput) -> ParsedSource:
         text = decode(source, path) if isinstance(source, bytes) else source
-        comments = read_comments(text)
-        role = resolve_role(path, text, comments, self.settings, collected=collected)
+        comments = read_comments(text, given.tokens)
+        role = resolve_role(path, text, comments, self.settings, collected=given.collected)
         if role in self.settings.skip_roles:
             raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
-        tree = tree if tree is not None else parse(text, path)
-        units = find_units(tree, path, role, test_names)
+        tree = given.tree if given.tree is not None else parse(text, path)
+        units = find_units(tree, path, role, given.test_names)
         return ParsedSource(path, text, split_lines(text), tree, role, comments, units, settings=self.settings)
 
     def _unit(self, judge: _Judge, rules: Sequence[tuple[Rule, float]], unit: Unit,
@@ -263,7 +271,7 @@ class Analyzer:
     def parse(self, source: Union[str, bytes], path: str) -> ParsedSource:
         """One file parsed, its role resolved and its units found, for :meth:`measure`; raises
         :class:`SourceError` (or ``RecursionError``) when it cannot be analysed."""
-        return self._parse(source, path, None, (None, False))
+        return self._parse(source, path, HostInput())
 
     def measure(self, source: ParsedSource, units: Optional[Sequence[Unit]] = None, *,
                 file_rules: bool = True) -> FileReport:
@@ -340,7 +348,7 @@ def analyze_source(
     with ``skipped`` set, never as an exception. To analyse many files, or with
     another plugin manager, use :class:`Analyzer`.
     """
-    return Analyzer(settings).source(source, path, tree=tree, test_names=test_names)
+    return Analyzer(settings).source(source, path, HostInput(tree=tree, test_names=test_names))
 
 
 def analyze_paths(

@@ -16,7 +16,7 @@ import tokenize
 import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..errors import SourceError
 
@@ -130,14 +130,15 @@ def parse(text: str, path: str) -> ast.Module:
         raise SourceError(f"{path}: {exc}") from None
 
 
-def read_comments(text: str) -> Mapping[int, str]:
-    """Comment text by line number, only when the text may hold a directive for us."""
+def read_comments(text: str, tokens: Optional[Iterable[Any]] = None) -> Mapping[int, str]:
+    """Comment text by line number, only when the text may hold a directive for us; ``tokens``: the
+    file's tokens where a host already has them (flake8's ``file_tokens``), so it is not tokenized twice."""
     lowered = text.lower()
     if "noqa" not in lowered and "ladder:" not in lowered:
         return MappingProxyType({})
     comments: dict[int, str] = {}
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline) if tokens is None else tokens:
             if tok.type == tokenize.COMMENT:
                 comments[tok.start[0]] = tok.string
     except (tokenize.TokenError, SyntaxError, IndentationError):
