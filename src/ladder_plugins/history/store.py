@@ -23,7 +23,7 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
@@ -42,6 +42,8 @@ __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
+#: how far past the history's newest record of another run a recording run's clock is trusted for pruning
+CLOCK_SKEW = timedelta(days=1)
 FOLDED_NAME = "folded.json"
 LOCK_NAME = "events.lock"
 _CACHE_LIMIT = 64 << 20
@@ -355,7 +357,7 @@ class HistoryStore:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
                 self.log_file.append(compact(events, known))
                 if self._due(now):
-                    self.prune(self.load(), now)
+                    self.prune(self.load(), now, run_id=events[0].run_id)
         except Timeout:
             self.warn(self.locked("this process records nothing more"))
             return None
@@ -380,8 +382,14 @@ class HistoryStore:
         first = self.log_file.first_timestamp()
         return over or (first is not None and first < cutoff(self.settings, now))
 
-    def prune(self, state: LoadState, now: datetime, *, force: bool = False) -> bool:
-        """Retention and size cap, under the caller's lock. True if the log was rewritten."""
+    def prune(self, state: LoadState, now: datetime, *, force: bool = False, run_id: Optional[str] = None) -> bool:
+        """Retention and size cap, under the caller's lock. True if the log was rewritten.
+
+        ``run_id``: the recording run whose clock ``now`` is. Its clock is trusted no further
+        than a day past the newest record of any other run (see :meth:`_trusted_now`).
+        """
+        if run_id is not None:
+            now = self._trusted_now(state.aggregate, now, run_id)
         if not (force or self._due(now)):
             return False
         limit = cutoff(self.settings, now)
@@ -394,6 +402,29 @@ class HistoryStore:
         state.end, state.skipped = reread.end, reread.skipped
         self.save_summary(state)
         return True
+
+    def _trusted_now(self, history: Aggregate, now: datetime, run_id: str) -> datetime:
+        """The time a recording run prunes by: its clock, but never more than :data:`CLOCK_SKEW` past the
+        newest record of the other runs.
+
+        A run whose clock is ahead (a CI runner set months forward) would otherwise prune
+        away what every correct clock keeps, and with ``count = "runs"`` erase hotspots for
+        good. Going by the history's time only ever keeps more: after a real pause, the
+        next run prunes as usual. A clock more than the retention period ahead is said once.
+        """
+        from .run import parse_timestamp
+
+        others = [entry[0] for day in history.days.values() for run, entry in day.runs.items()
+                  if run.rpartition("/")[0] != run_id]  # day counts key runs as "<run id>/<tool>"
+        if not others:
+            return now
+        newest = parse_timestamp(max(others))
+        trusted = min(now, newest + CLOCK_SKEW)
+        if now - newest > timedelta(days=self.settings.history.retention_days):
+            self.warn(f"this run's clock ({format_timestamp(now)}) is more than history.retention_days ahead of "
+                      f"the newest record of another run ({format_timestamp(newest)}); pruning goes by the "
+                      "history's time, so nothing a correct clock keeps is pruned (check the machine's clock)")
+        return trusted
 
     def _fold_freeing(self, state: LoadState, leaves: Callable[[Record], bool], limit: str,
                       unreadable: Sequence[tuple[int, int]]) -> Aggregate:
@@ -591,6 +622,7 @@ class Transaction:
         self.history = Aggregate(store.track_runs)
         self.read_only = True
         self.recorded = 0
+        self.run_id: Optional[str] = None
         self._lock: Any = None
         self._state: Optional[LoadState] = None
 
@@ -642,6 +674,8 @@ class Transaction:
             self.read_only = True
             return 0
         self.recorded += len(events)
+        # a run's own clock is checked against the others' before it prunes; combine's records are no run's
+        self.run_id = None if as_written else getattr(events[0], "run_id", None)
         self._catch_up(self._state, now)
         return len(events)
 
@@ -651,7 +685,7 @@ class Transaction:
         read = store.read_log(state.end, sink=state.aggregate.add)
         state.end, state.skipped = read.end, state.skipped + read.skipped
         try:
-            if now is None or not store.prune(state, now):
+            if now is None or not store.prune(state, now, run_id=self.run_id):
                 store.save_summary(state)
         except OSError as exc:
             store.warn(f"cannot prune {store.log}: {exc.strerror or exc}")
