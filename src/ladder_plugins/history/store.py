@@ -116,6 +116,7 @@ class HistoryStore:
         self.track_runs = settings.recurrence.count == "runs"
         self.log_file = EventLog(self.log, self.inside_root, self.warn)
         self._fold_untrusted = 0  # entries of folded.json skipped on read: keep the file before rewriting it
+        self._holding_lock = False  # set while this store's own transaction or append holds the lock
 
     # The files beside the log, named in one place.
 
@@ -126,6 +127,10 @@ class HistoryStore:
     @property
     def folded_path(self) -> Path:
         return self.dir / FOLDED_NAME
+
+    @property
+    def journal_path(self) -> Path:
+        return self.dir / "prune.journal"
 
     @property
     def lock_path(self) -> Path:
@@ -197,6 +202,7 @@ class HistoryStore:
 
     def folded(self) -> tuple[Aggregate, int, bool]:
         """(aggregate of pruned events, generation, newer schema?)."""
+        self._recover()
         data = self._load_json(self.folded_path)
         if data is None:
             return Aggregate(self.track_runs), 0, False
@@ -314,15 +320,27 @@ class HistoryStore:
     def _atomic_stream(self, path: Path, produce: Callable[[Callable[[str], None]], None]) -> None:
         """Write ``path`` whole or not at all: ``produce`` writes the text piece by piece to a temporary
         file that then replaces it."""
+        temp = self._written_aside(path, produce)
+        try:
+            os.replace(temp, path)
+        except BaseException:
+            _remove(temp)
+            raise
+
+    def _written_aside(self, path: Path, produce: Callable[[Callable[[str], None]], None], *,
+                       durable: bool = False) -> str:
+        """A temporary file beside ``path`` with what ``produce`` writes (synced with ``durable``)."""
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(self.dir))
         try:
             os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 produce(handle.write)
-            os.replace(temp, path)
+                if durable:
+                    _sync(handle)
         except BaseException:
             _remove(temp)
             raise
+        return temp
 
     def _summary_head(self, state: LoadState) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, "generation": state.generation,
@@ -355,9 +373,13 @@ class HistoryStore:
             return None
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
-                self.log_file.append(compact(events, known))
-                if self._due(now):
-                    self.prune(self.load(), now, run_id=events[0].run_id)
+                self._holding_lock = True
+                try:
+                    self.log_file.append(compact(events, known))
+                    if self._due(now):
+                        self.prune(self.load(), now, run_id=events[0].run_id)
+                finally:
+                    self._holding_lock = False
         except Timeout:
             self.warn(self.locked("this process records nothing more"))
             return None
@@ -453,26 +475,68 @@ class HistoryStore:
         replace the log by what stays; returns the new generation and the fold."""
         folded, generation, _ = self.folded()
         fd, temp = tempfile.mkstemp(prefix=f".{self.log.name}.", dir=str(self.dir))
+        fold_temp = ""
         try:
             os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
             with os.fdopen(fd, "wb") as keep, self.log_file.open_read() as handle:
                 prune_into(lines_between(handle, unreadable), leaves, folded, keep)
                 _sync(keep)
             self._keep_old_log(unreadable)  # before anything is committed: a failure here changes nothing
-            self._save_fold(folded, generation + 1, limit)
-            os.replace(temp, self.log)
+            fold_temp = self._fold_aside(folded, generation + 1, limit)
         except BaseException:
             _remove(temp)
+            _remove(fold_temp)
             raise
+        self._commit(fold_temp, temp)
         return generation + 1, folded
 
-    def _save_fold(self, folded: Aggregate, generation: int, limit: str) -> None:
+    def _commit(self, fold_temp: str, log_temp: str) -> None:
+        """A journal names both new files, then each replaces its old one. A run killed anywhere after the
+        journal is written is finished by the next one (:meth:`_recover`), so the fold and the log always
+        change together: never a folded event still in the log, never one lost."""
+        self._atomic_write(self.journal_path, json.dumps({"folded": fold_temp, "log": log_temp}))
+        self._commit_journal()
+
+    def _fold_aside(self, folded: Aggregate, generation: int, limit: str) -> str:
+        """The new ``folded.json``, written (and synced) beside the old one."""
         if self._fold_untrusted:  # the entries it skipped are kept, never silently dropped
             self._keep_copy(self.folded_path)
             self._fold_untrusted = 0
         folded.forget_runs_before(limit)
         head = {"schema_version": SCHEMA_VERSION, "generation": generation}
-        self._atomic_stream(self.folded_path, _with_aggregate(head, folded))
+        return self._written_aside(self.folded_path, _with_aggregate(head, folded), durable=True)
+
+    def _commit_journal(self) -> None:
+        """Move the files a prune's journal names into place (those not moved yet), then end the journal."""
+        try:
+            data = json.loads(self.journal_path.read_text(encoding="utf-8"))
+            moves = [(str(data[key]), target) for key, target in (("folded", self.folded_path), ("log", self.log))]
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, KeyError):
+            self._set_aside(self.journal_path, "not a prune journal")
+            return
+        for temp, target in moves:
+            if Path(temp).parent == self.dir and Path(temp).name.startswith(f".{target.name}.") \
+                    and os.path.exists(temp):
+                os.replace(temp, target)
+        _remove(str(self.journal_path))
+
+    def _recover(self) -> None:
+        """Finish a prune that was killed between its two replaces (a journal is left): under the lock,
+        which this process may already hold (a transaction, a flake8 worker's append)."""
+        if not self.journal_path.exists() or not self.inside_root(self.journal_path):
+            return
+        if self._holding_lock:
+            self._commit_journal()
+            return
+        from filelock import FileLock, Timeout
+
+        try:
+            with FileLock(str(self.lock_path), timeout=self.lock_timeout):
+                self._commit_journal()
+        except (Timeout, OSError):
+            pass  # a live prune holds the lock and finishes its own journal
 
     def _keep_old_log(self, unreadable: Sequence[tuple[int, int]]) -> None:
         """Before the log is rewritten without its unreadable lines, keep it whole under another name.
@@ -651,6 +715,7 @@ class Transaction:
         except OSError as exc:
             return self._fallback(f"cannot lock {store.lock_path}: {exc.strerror or exc}; this run was not recorded")
         self._lock = lock
+        store._holding_lock = True
         self._state = store.load()
         self.history = self._state.aggregate
         self.read_only = self._state.read_only
@@ -692,4 +757,5 @@ class Transaction:
 
     def __exit__(self, *exc_info: object) -> None:
         if self._lock is not None:
+            self.store._holding_lock = False
             self._lock.release()
