@@ -120,3 +120,35 @@ def test_a_file_that_leads_out_of_the_project_is_never_written(tmp_path):
     assert done.returncode == 1 and "linked.py: resolves outside the project root" in done.stderr
     assert outside.read_text() == SOURCE  # untouched
     assert "ladder: ignore" in module.read_text()  # the rest is done
+
+
+WIDE = "a, b, c, d, e, f"
+#: sources where a written comment does not suppress (the body on the colon line of a multi-line
+#: signature, a reason-less ignore already there, a capitalised directive): none may be reported as done
+NOT_SUPPRESSED = {
+    "body on the colon line": f"def wide(\n    {WIDE}\n): return a\n",
+    "an existing reason-less ignore": f"def wide({WIDE}):  # ladder: ignore[params_max]\n    return a\n",
+    "a capitalised directive": f"def wide({WIDE}):  # Ladder: Ignore[params_max] kept on purpose\n    return a\n",
+}
+
+
+def _violations(project) -> list[str]:
+    check = ladder(["check", "--mode", "strict", "--no-record", "--format", "json", "src"], project)
+    import json
+
+    return [v["code"] for f in json.loads(check.stdout)["files"] for v in f["violations"]]
+
+
+def test_what_is_said_to_be_suppressed_is_suppressed(tmp_path):
+    for n, (case, source) in enumerate(NOT_SUPPRESSED.items()):
+        project = tmp_path / f"p{n}"
+        (project / "src").mkdir(parents=True)
+        (project / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n")
+        (project / "src" / "m.py").write_text(source)
+        done = ladder(["suppress", "src", "--reason", "legacy"], project)
+        if "LAD105" in _violations(project):  # not suppressed: never said to be, and said why
+            assert done.returncode == 1 and "suppressed" not in done.stdout, (case, done.stdout)
+            assert "src/m.py:1: params_max: a comment there does not suppress it" in done.stderr, case
+            assert (project / "src" / "m.py").read_text() == source, case  # no comment that does nothing
+        else:
+            assert done.returncode == 0, (case, done.stderr)

@@ -18,7 +18,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from ..errors import LadderError
 from ..ladderdir.paths import inside
@@ -61,17 +61,20 @@ def plan_suppressions(result: Any, hotspot_prints: set[str], rule: Optional[Any]
     return plan
 
 
-def _merged(existing: str, keys: Sequence[str]) -> str:
-    """An existing ``ladder: ignore[...]`` with ``keys`` added to its brackets."""
-    def merge(match: re.Match) -> str:
-        names = [n.strip() for n in match.group(1).split(",") if n.strip()]
-        return f"ladder: ignore[{', '.join(names + [k for k in keys if k not in names])}]"
-    return _IGNORE.sub(merge, existing, count=1)
+def _merged(existing: str, keys: Sequence[str], reason: str) -> str:
+    """An existing ``ladder: ignore[...]`` with ``keys`` added to its brackets, and ``reason`` after them
+    when it had none (a reason-less ignore suppresses nothing)."""
+    match = _IGNORE.search(existing)
+    assert match is not None
+    names = [n.strip() for n in match.group(1).split(",") if n.strip()]
+    merged = f"ladder: ignore[{', '.join(names + [k for k in keys if k not in names])}]"
+    rest = existing[match.end():]
+    return existing[:match.start()] + merged + (rest if rest.strip() else f" {reason}{rest}")
 
 
 def _comment_text(existing: Optional[str], keys: Sequence[str], reason: str) -> str:
     if existing and _IGNORE.search(existing):
-        return _merged(existing, keys)
+        return _merged(existing, keys, reason)
     new = f"# ladder: ignore[{', '.join(keys)}] {reason}"
     return f"{existing}  {new}" if existing else new
 
@@ -92,11 +95,17 @@ def _written(rel: str, targets: dict[int, list[str]]) -> str:
     return f"suppressed {sum(len(keys) for keys in targets.values())} violation(s) in {rel}\n"
 
 
-def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: bool) -> tuple[list[str], list[str]]:
+Recheck = Callable[[str, bytes], Any]  # (path, new text) -> the FileReport of the analysis
+
+
+def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: bool,
+                       recheck: Optional[Recheck] = None) -> tuple[list[str], list[str]]:
     """Rewrite (or, with ``dry_run``, diff) each file: (the diff lines or the files written, the problems).
 
     A file that resolves outside the project (a symlink leading out) is never written, as the store
     never writes there; a file that cannot be written is said, and the other files are still done.
+    With ``recheck``, each written file is analysed again and only what is really suppressed is said
+    to be; a comment that suppresses nothing is taken out again.
     """
     out: list[str] = []
     problems: list[str] = []
@@ -107,21 +116,51 @@ def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: 
             problems.append(f"{rel}: resolves outside the project root {real_root}; not written")
             continue
         try:
-            out += _apply_one(path, rel, targets, reason, dry_run)
+            written, failed = _apply_one(path, rel, targets, _Write(reason, dry_run, recheck))
         except OSError as exc:
             problems.append(f"{rel}: cannot be written: {exc.strerror or exc}; not suppressed")
+            continue
+        out += written
+        problems += failed
     return out, problems
 
 
-def _apply_one(path: Path, rel: str, targets: dict[int, list[str]], reason: str, dry_run: bool) -> list[str]:
+def _still_reported(report: Any, targets: dict[int, list[str]]) -> dict[int, list[str]]:
+    """The targets whose violation the analysis of the written file still reports."""
+    live = {(v.line if v.unit else 0, v.rule.key) for v in report.violations}
+    found = {line: [key for key in keys if (line, key) in live] for line, keys in targets.items()}
+    return {line: keys for line, keys in found.items() if keys}
+
+
+def _without(targets: dict[int, list[str]], still: dict[int, list[str]]) -> dict[int, list[str]]:
+    kept = {line: [k for k in keys if k not in still.get(line, ())] for line, keys in targets.items()}
+    return {line: keys for line, keys in kept.items() if keys}
+
+
+@dataclass(frozen=True)
+class _Write:
+    reason: str
+    dry_run: bool
+    recheck: Optional[Recheck]
+
+
+def _apply_one(path: Path, rel: str, targets: dict[int, list[str]], how: _Write) -> tuple[list[str], list[str]]:
     before = path.read_bytes()
-    after = rewrite(before, targets, reason)
-    if after == before:
-        return []
-    if dry_run:
-        return _diff(rel, before, after)
-    path.write_bytes(after)
-    return [_written(rel, targets)]
+    after = rewrite(before, targets, how.reason)
+    if how.dry_run or after == before:
+        return (_diff(rel, before, after) if how.dry_run else []), []
+    still = _still_reported(how.recheck(rel, after), targets) if how.recheck is not None else {}
+    kept = _without(targets, still)
+    if still:  # write only the comments that work
+        after = rewrite(before, kept, how.reason) if kept else before
+    if after != before:
+        path.write_bytes(after)
+    return ([_written(rel, kept)] if kept else []), _not_suppressed(rel, still)
+
+
+def _not_suppressed(rel: str, still: dict[int, list[str]]) -> list[str]:
+    return [f"{rel}:{line or 1}: {key}: a comment there does not suppress it (a body on the signature's line, "
+            "say); add one by hand where it works" for line, keys in sorted(still.items()) for key in keys]
 
 
 _EXAMPLES = (
@@ -155,12 +194,21 @@ def _suppress(args: argparse.Namespace) -> int:
     hot = {h.fingerprint for h in load_view(settings, warn=warn).hotspots}
     result, _, _ = analyse(args, settings)
     plan = plan_suppressions(result, hot, _rule(args.rule), args.force)
-    done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run)
+    done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run,
+                                        recheck=_recheck(settings))
     sys.stdout.write("".join(done))
     refused = list(plan.refused) + problems
     for refusal in refused:
         print(f"ladder: refused: {refusal}", file=sys.stderr)
     return EXIT_FAILED if refused else EXIT_OK
+
+
+def _recheck(settings: Any) -> Recheck:
+    """The analysis of a file as written, with the run's settings (no cache: it is about to change)."""
+    from ..analysis.analyzer import Analyzer
+
+    analyzer = Analyzer(settings, hashes=False)
+    return lambda rel, data: analyzer.source(data, rel)
 
 
 COMMANDS = {"suppress": _suppress}
