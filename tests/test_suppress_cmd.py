@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .reports_helpers import ladder, three_edits
 
 SOURCE = '''\
@@ -152,3 +154,24 @@ def test_what_is_said_to_be_suppressed_is_suppressed(tmp_path):
             assert (project / "src" / "m.py").read_text() == source, case  # no comment that does nothing
         else:
             assert done.returncode == 0, (case, done.stderr)
+
+
+DEF = b"def wide(a, b, c, d, e, f):"
+COMMENT = b"  # ladder: ignore[params_max] legacy"
+
+
+@pytest.mark.parametrize("before, after", [
+    (b"\x0c" + DEF + b"\n    return a\n", b"\x0c" + DEF + COMMENT + b"\n    return a\n"),  # a form feed first
+    (DEF + b"\r    return a\r", DEF + COMMENT + b"\r    return a\r"),  # CR-only, the last CR too
+    (DEF + b"\r\n    return a\r\n", DEF + COMMENT + b"\r\n    return a\r\n"),
+    (b"\xef\xbb\xbf" + DEF + b"\n\treturn a", b"\xef\xbb\xbf" + DEF + COMMENT + b"\n\treturn a"),  # BOM, tab, no EOL
+    (b"# -*- coding: latin-1 -*-\n" + DEF + b"  # caf\xe9\n    return a\n",
+     b"# -*- coding: latin-1 -*-\n" + DEF + b"  # caf\xe9" + COMMENT + b"\n    return a\n"),
+], ids=["form feed", "CR only", "CRLF", "BOM tab no final newline", "latin-1 comment"])
+def test_every_byte_but_the_comment_stays(tmp_path, before, after):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_bytes(before)
+    done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "src" / "m.py").read_bytes() == after

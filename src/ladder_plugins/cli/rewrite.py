@@ -1,12 +1,18 @@
-"""The libcst half of ``ladder suppress``: a lossless rewrite adding ignore comments.
+"""The libcst half of ``ladder suppress``: where the ignore comments go, spliced into the file as it is.
 
-Imported only by :mod:`.suppress` when the command runs; nothing on a lint or test
-run imports libcst.
+libcst finds each target unit's signature line (the line of its colon, or of a
+one-line body) and the module header; the comments are then written into the
+original text line by line, so every other byte stays exactly as it was. (libcst's
+own rendering drops a form feed at the start of a file and the last CR of a CR-only
+file.) Imported only by :mod:`.suppress` when the command runs; nothing on a lint or
+test run imports libcst.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+import codecs
+import re
+from typing import Callable, Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -14,43 +20,62 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 __all__ = ["rewrite"]
 
 CommentMaker = Callable[[Optional[str], list[str]], str]
+#: (line, the comment already there or None, rule keys)
+Edit = tuple[int, Optional[str], list[str]]
+_NEWLINES = re.compile(r"(\r\n|\r|\n)")
 
 
-class _AddIgnore(cst.CSTTransformer):
-    """Adds (or extends) the comment on each target unit's signature line, or in the header."""
+class _Signatures(cst.CSTVisitor):
+    """Collects, for each target unit, the line that takes its comment and the comment already there."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, targets: dict[int, list[str]], comment: CommentMaker) -> None:
+    def __init__(self, targets: dict[int, list[str]]) -> None:
         super().__init__()
         self.targets = targets
-        self.comment = comment
+        self.edits: list[Edit] = []
 
-    def _trailing(self, ws: Any, keys: list[str]) -> Any:
-        text = self.comment(ws.comment.value if ws.comment else None, keys)
-        spacing = ws.whitespace if ws.comment else cst.SimpleWhitespace("  ")
-        return ws.with_changes(whitespace=spacing, comment=cst.Comment(text))
-
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # The name token is always on the def line, whatever the decorators above it.
-        keys = self.targets.get(self.get_metadata(PositionProvider, original.name).start.line)
+        keys = self.targets.get(self.get_metadata(PositionProvider, node.name).start.line)
         if not keys:
-            return updated
-        body = updated.body
-        if isinstance(body, cst.IndentedBlock):
-            return updated.with_changes(body=body.with_changes(header=self._trailing(body.header, keys)))
-        return updated.with_changes(body=body.with_changes(trailing_whitespace=self._trailing(
-            body.trailing_whitespace, keys)))
+            return
+        body = node.body
+        trailing = body.header if isinstance(body, cst.IndentedBlock) else body.trailing_whitespace
+        line = self.get_metadata(PositionProvider, trailing).start.line
+        self.edits.append((line, trailing.comment.value if trailing.comment else None, keys))
 
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        keys = self.targets.get(0)
-        if not keys:
-            return updated
-        line = cst.EmptyLine(comment=cst.Comment(self.comment(None, keys)))
-        return updated.with_changes(header=[*updated.header, line])
+
+def _commented(content: str, existing: Optional[str], keys: list[str], comment: CommentMaker) -> str:
+    """One line with its trailing comment extended (or a new one added after two spaces)."""
+    text = comment(existing, keys)
+    if existing and content.endswith(existing):
+        return content[:len(content) - len(existing)] + text
+    return content.rstrip(" \t") + "  " + text
+
+
+def _lines(source: bytes, encoding: str) -> tuple[bytes, str, list[list[str]]]:
+    """The BOM (kept as bytes), the encoding of the rest, and each line as [content, its own line ending]
+    (CR LF, CR, LF, or none at the end)."""
+    bom = codecs.BOM_UTF8 if source.startswith(codecs.BOM_UTF8) else b""
+    encoding = "utf-8" if bom else encoding
+    parts = _NEWLINES.split(source[len(bom):].decode(encoding))
+    return bom, encoding, [[parts[i], parts[i + 1] if i + 1 < len(parts) else ""] for i in range(0, len(parts), 2)]
 
 
 def rewrite(source: bytes, targets: dict[int, list[str]], comment: CommentMaker) -> bytes:
     """``source`` with comments added at ``targets`` (def line -> rule keys; 0 = the file)."""
     module = cst.parse_module(source)
-    return MetadataWrapper(module).visit(_AddIgnore(targets, comment)).bytes
+    found = _Signatures(targets)
+    MetadataWrapper(module).visit(found)
+    return _spliced(source, module, found.edits, targets, comment)
+
+
+def _spliced(source: bytes, module: cst.Module, edits: list[Edit], targets: dict[int, list[str]],
+             comment: CommentMaker) -> bytes:
+    bom, encoding, lines = _lines(source, module.encoding)
+    for line, existing, keys in edits:
+        lines[line - 1][0] = _commented(lines[line - 1][0], existing, keys, comment)
+    if targets.get(0):  # after the comments and blank lines that open the file
+        lines.insert(len(module.header), [comment(None, targets[0]), module.default_newline])
+    return bom + "".join(content + newline for content, newline in lines).encode(encoding)
