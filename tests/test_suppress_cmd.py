@@ -175,3 +175,23 @@ def test_every_byte_but_the_comment_stays(tmp_path, before, after):
     done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "src" / "m.py").read_bytes() == after
+
+
+def test_the_hotspot_the_gate_fails_on_now_is_refused(tmp_path):
+    """Two versions of price() are in the history; the third is on disk, not yet checked: the gate counts
+    it and fails, so suppress refuses it as well."""
+    from .reports_helpers import STEPS, demo_copy
+
+    project = demo_copy(tmp_path / "shop")
+    pricing = project / "src" / "shop" / "pricing.py"
+    for number, (now, edit) in enumerate(STEPS[:2], 1):
+        if edit:
+            pricing.write_text(pricing.read_text().replace(*edit))
+        ladder(["check"], project, LADDER_NOW=now, LADDER_RUN_ID=f"run-{number}")
+    pricing.write_text(pricing.read_text().replace(*STEPS[2][1]))
+    before = pricing.read_text()
+    check = ladder(["check", "--no-record"], project, LADDER_NOW="2026-11-03T12:00:00Z")
+    assert check.returncode == 1 and "LAD900" in check.stdout
+    refused = ladder(["suppress", "src", "--reason", "later"], project, LADDER_NOW="2026-11-03T12:00:00Z")
+    assert refused.returncode == 1 and "cognitive_max of 'price' is a recurring hotspot" in refused.stderr
+    assert pricing.read_text() == before

@@ -55,7 +55,7 @@ def _check(args: argparse.Namespace) -> int:
     settings = settings_of(args)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
     result, access, warn = analyse(args, settings, record=not args.no_record, known=_known(settings))
-    evidence = _evidence(args, settings, access, warn, run)
+    evidence = git_evidence(args, settings, access, warn, run)
     outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
@@ -77,7 +77,7 @@ def _known(settings: Any) -> Any:
     return fingerprints
 
 
-def _evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:
+def git_evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:
     """What git knows for this run; ``None`` (and git's modules not even imported) outside git."""
     from ..history.workspace import git_wanted
 

@@ -186,13 +186,24 @@ def _rule(name: Optional[str]) -> Any:
     return find_rule(name, known_rules()) if name else None
 
 
-def _suppress(args: argparse.Namespace) -> int:
-    from ..history.view import load_view
+def _hotspots(args: argparse.Namespace, settings: Any, result: Any, access: Any, sink: Any) -> set[str]:
+    """What the gate fails on as a recurring hotspot right now, this run's code counted: the same
+    computation as ``ladder check`` (with git where it applies), never the history alone."""
+    from ..history.recorder import Recorder
+    from ..history.run import RunContext
+    from .check import git_evidence
 
+    run = RunContext.create("cli", "recurrence", settings.repo_id)
+    evidence = git_evidence(args, settings, access, sink, run)
+    outcome = Recorder(settings, run, sink, evidence).violations(result.violations, record=False)
+    return {f.event.fingerprint for f in outcome.gate.failures if f.reason == "hotspot"}
+
+
+def _suppress(args: argparse.Namespace) -> int:
     reason = check_reason(args.reason)
     settings = settings_of(args)
-    hot = {h.fingerprint for h in load_view(settings, warn=warn).hotspots}
-    result, _, _ = analyse(args, settings)
+    result, access, sink = analyse(args, settings)
+    hot = _hotspots(args, settings, result, access, sink)
     plan = plan_suppressions(result, hot, _rule(args.rule), args.force)
     done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run,
                                         recheck=_recheck(settings))
