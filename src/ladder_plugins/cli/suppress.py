@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..errors import LadderError
 from ..ladderdir.paths import inside
-from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_of, warn
+from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_of
 
 __all__ = ["SuppressPlan", "plan_suppressions", "apply_suppressions", "check_reason", "add_parsers", "COMMANDS"]
 
@@ -208,7 +208,10 @@ def _suppress(args: argparse.Namespace) -> int:
     done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run,
                                         recheck=_recheck(settings))
     sys.stdout.write("".join(done))
-    refused = list(plan.refused) + problems
+    return _said_refused(list(plan.refused) + problems)
+
+
+def _said_refused(refused: Sequence[str]) -> int:
     for refusal in refused:
         print(f"ladder: refused: {refusal}", file=sys.stderr)
     return EXIT_FAILED if refused else EXIT_OK
