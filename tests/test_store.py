@@ -699,3 +699,21 @@ def test_combine_says_what_an_input_that_is_no_log_is(tmp_path, kind):
         os.mkfifo(path)
     with pytest.raises(LadderError, match=expected):
         HistoryStore(target).combine([path])
+
+
+@pytest.mark.parametrize("action", [["combine", "--force", "other.jsonl"], ["prune"], ["rebuild"]])
+def test_a_locked_history_is_said_once_by_the_maintenance_commands(tmp_path, action):
+    settings = project_settings(tmp_path)
+    store = HistoryStore(settings)
+    with store.transaction() as tx:
+        tx.append([make_event(unit_hash="v1")])
+    (tmp_path / "other.jsonl").write_text(make_event(unit_hash="v2").to_json() + "\n")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.lock_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done = subprocess.run([sys.executable, "-m", "ladder_plugins", "history", *action], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert done.returncode == 2 and done.stderr.count("is locked by another process") == 1, done.stderr

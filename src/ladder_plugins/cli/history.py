@@ -73,9 +73,9 @@ def _rebuild(store: Any, args: argparse.Namespace) -> None:
 def _writable(store: Any) -> Iterator[Any]:
     """Hold the history's lock and give the history loaded under it; one that cannot be written is a
     usage error."""
-    with store.transaction() as tx:
+    with store.transaction(quiet=True) as tx:
         if tx.read_only or tx.state is None:
-            raise LadderError("; ".join(store.warnings) or f"cannot write {store.dir}")
+            raise LadderError(tx.refusal or f"cannot write {store.dir} (see the warning above)")
         yield tx.state
 
 

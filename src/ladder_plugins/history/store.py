@@ -388,9 +388,11 @@ class HistoryStore:
             return None
         return len(events)
 
-    def transaction(self) -> "Transaction":
-        """The write side: ``with store.transaction() as tx: tx.history; tx.append(events)``."""
-        return Transaction(self)
+    def transaction(self, *, quiet: bool = False) -> "Transaction":
+        """The write side: ``with store.transaction() as tx: tx.history; tx.append(events)``. ``quiet``:
+        why it could not write goes to ``tx.refusal`` only, for a caller that makes it its error (said
+        once, not as a warning and then again as the error)."""
+        return Transaction(self, quiet=quiet)
 
     # -- maintenance -------------------------------------------------------------
 
@@ -615,9 +617,9 @@ class HistoryStore:
         ``force``) an input holds another project's records.
         """
         incoming, unreadable = self._read_inputs(files, force)
-        with self.transaction() as tx:
+        with self.transaction(quiet=True) as tx:
             if tx.read_only:
-                raise LadderError("; ".join(self.warnings) or f"cannot write {self.log}")
+                raise LadderError(tx.refusal or f"cannot write {self.log} (see the warning above)")
             new = _unseen(incoming, self.event_ids())
             tx.append(new, as_written=True)
         return len(new), len(incoming) - len(new), unreadable
@@ -681,8 +683,10 @@ class Transaction:
     the gate) and ``append`` records nothing, with one warning.
     """
 
-    def __init__(self, store: HistoryStore) -> None:
+    def __init__(self, store: HistoryStore, *, quiet: bool = False) -> None:
         self.store = store
+        self.quiet = quiet
+        self.refusal: Optional[str] = None  # why this transaction cannot write, when it cannot
         self.history = Aggregate(store.track_runs)
         self.read_only = True
         self.recorded = 0
@@ -696,7 +700,8 @@ class Transaction:
         return self._state
 
     def _fallback(self, message: Optional[str] = None) -> "Transaction":
-        if message:
+        self.refusal = message
+        if message and not self.quiet:
             self.store.warn(message)
         self.history, _, _ = self.store.load_readonly()
         return self
