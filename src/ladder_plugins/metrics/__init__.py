@@ -8,7 +8,7 @@ hook third-party plugins use. The per-unit counts of the first four families com
 from one walk per unit (``traversal``, with the construct rules in ``constructs``),
 shared through the parsed file's memo.
 
-May import: the spine and ``analysis`` (the parsed source, its units, the fast
-child walk). Must not import: ``history``, ``reports`` or a front end. Nothing
-imports a metric module directly: the plugin host registers them by name.
+May import: the spine and ``analysis`` (the parsed source, its units, the field
+tables). Must not import: ``history``, ``reports`` or a front end. Nothing outside
+this package imports a metric module directly: the plugin host registers them by name.
 """
