@@ -195,3 +195,30 @@ def test_the_hotspot_the_gate_fails_on_now_is_refused(tmp_path):
     refused = ladder(["suppress", "src", "--reason", "later"], project, LADDER_NOW="2026-11-03T12:00:00Z")
     assert refused.returncode == 1 and "cognitive_max of 'price' is a recurring hotspot" in refused.stderr
     assert pricing.read_text() == before
+
+
+@pytest.mark.parametrize("config, name", [
+    ("[flake8]\nmax-line-length = 60\n", "setup.cfg"), ("[flake8]\nmax_line_length = 60\n", "tox.ini"),
+    ("line-length = 60\n", "ruff.toml"), ("[tool.ladder]\npaths = ['src']\n[tool.ruff]\nline-length = 60\n",
+                                          "pyproject.toml")])
+def test_a_comment_goes_where_the_projects_line_length_allows(tmp_path, config, name):
+    """The colon line would pass 60 characters with the comment; the signature's def line has room."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n")
+    (tmp_path / name).write_text(config)
+    (tmp_path / "src").mkdir()
+    source = "def wide(\n    a, b, c, d, e, f, g, h, i, j, k, l, m, n):\n    return a\n"
+    (tmp_path / "src" / "m.py").write_text(source)
+    done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "src" / "m.py").read_text().splitlines()
+    assert lines[0] == "def wide(  # ladder: ignore[params_max] legacy" and lines[1:] == source.splitlines()[1:]
+    assert all(len(line) <= 60 for line in lines)
+    assert "LAD105" not in ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path).stdout
+
+
+def test_a_line_with_no_room_anywhere_is_said(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n[tool.ruff]\nline-length = 40\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text("def wide(a, b, c, d, e, f):\n    return a\n")
+    done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
+    assert done.returncode == 0 and "src/m.py:1: this line is now over the project's line length of 40" in done.stdout

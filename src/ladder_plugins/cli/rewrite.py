@@ -20,8 +20,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 __all__ = ["rewrite"]
 
 CommentMaker = Callable[[Optional[str], list[str]], str]
-#: (line, the comment already there or None, rule keys)
-Edit = tuple[int, Optional[str], list[str]]
+#: (the signature's last line, the comment already there or None, rule keys, the def line)
+Edit = tuple[int, Optional[str], list[str], int]
 _NEWLINES = re.compile(r"(\r\n|\r|\n)")
 
 
@@ -43,7 +43,8 @@ class _Signatures(cst.CSTVisitor):
         body = node.body
         trailing = body.header if isinstance(body, cst.IndentedBlock) else body.trailing_whitespace
         line = self.get_metadata(PositionProvider, trailing).start.line
-        self.edits.append((line, trailing.comment.value if trailing.comment else None, keys))
+        first = self.get_metadata(PositionProvider, node.name).start.line
+        self.edits.append((line, trailing.comment.value if trailing.comment else None, keys, first))
 
 
 def _commented(content: str, existing: Optional[str], keys: list[str], comment: CommentMaker) -> str:
@@ -63,19 +64,59 @@ def _lines(source: bytes, encoding: str) -> tuple[bytes, str, list[list[str]]]:
     return bom, encoding, [[parts[i], parts[i + 1] if i + 1 < len(parts) else ""] for i in range(0, len(parts), 2)]
 
 
-def rewrite(source: bytes, targets: dict[int, list[str]], comment: CommentMaker) -> bytes:
-    """``source`` with comments added at ``targets`` (def line -> rule keys; 0 = the file)."""
+def rewrite(source: bytes, targets: dict[int, list[str]], comment: CommentMaker,
+            limit: Optional[int] = None) -> tuple[bytes, list[int]]:
+    """``source`` with comments added at ``targets`` (def line -> rule keys; 0 = the file), and the lines
+    left longer than ``limit`` (the project's line length) because no signature line had room."""
     module = cst.parse_module(source)
     found = _Signatures(targets)
     MetadataWrapper(module).visit(found)
-    return _spliced(source, module, found.edits, targets, comment)
+    return _spliced(source, module, found.edits, (targets, comment), limit)
 
 
-def _spliced(source: bytes, module: cst.Module, edits: list[Edit], targets: dict[int, list[str]],
-             comment: CommentMaker) -> bytes:
+def _commented_lines(lines: list[list[str]]) -> set[int]:
+    """Line numbers (1-based) that already hold a comment, as the tokenizer reads them."""
+    import io
+    import tokenize
+
+    text = "".join(content + newline for content, newline in lines)
+    try:
+        return {tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+                if tok.type == tokenize.COMMENT}
+    except (tokenize.TokenError, SyntaxError):
+        return set(range(1, len(lines) + 1))  # cannot tell: no line is free
+
+
+def _placed(lines: list[list[str]], edit: Edit, comment: CommentMaker, limit: Optional[int],
+            taken: set[int]) -> Optional[int]:
+    """Write one unit's comment: on the signature's last line, or, where that line would pass ``limit``,
+    on the first earlier signature line with room and no comment. Returns a line left too long."""
+    line, existing, keys, first = edit
+    new = _commented(lines[line - 1][0], existing, keys, comment)
+    if limit is None or len(new) <= limit:
+        lines[line - 1][0] = new
+        return None
+    other = None if existing else _room(lines, range(first, line), len(comment(None, keys)), (limit, taken))
+    if other is None:
+        lines[line - 1][0] = new
+        return line
+    lines[other - 1][0] = lines[other - 1][0].rstrip(" \t") + "  " + comment(None, keys)
+    return None
+
+
+def _room(lines: list[list[str]], candidates: range, width: int, bounds: tuple[int, set[int]]) -> Optional[int]:
+    """The first candidate line without a comment that a comment of ``width`` fits on."""
+    limit, taken = bounds
+    return next((n for n in candidates if n not in taken and len(lines[n - 1][0].rstrip(" \t")) + 2 + width <= limit),
+                None)
+
+
+def _spliced(source: bytes, module: cst.Module, edits: list[Edit],
+             wanted: tuple[dict[int, list[str]], CommentMaker], limit: Optional[int]) -> tuple[bytes, list[int]]:
+    targets, comment = wanted
     bom, encoding, lines = _lines(source, module.encoding)
-    for line, existing, keys in edits:
-        lines[line - 1][0] = _commented(lines[line - 1][0], existing, keys, comment)
+    taken = _commented_lines(lines) if limit is not None else set()
+    long = [line for edit in edits if (line := _placed(lines, edit, comment, limit, taken)) is not None]
     if targets.get(0):  # after the comments and blank lines that open the file
         lines.insert(len(module.header), [comment(None, targets[0]), module.default_newline])
-    return bom + "".join(content + newline for content, newline in lines).encode(encoding)
+    return bom + "".join(content + newline for content, newline in lines).encode(encoding), long

@@ -79,10 +79,65 @@ def _comment_text(existing: Optional[str], keys: Sequence[str], reason: str) -> 
     return f"{existing}  {new}" if existing else new
 
 
-def rewrite(source: bytes, targets: dict[int, list[str]], reason: str) -> bytes:
+def rewrite(source: bytes, targets: dict[int, list[str]], reason: str,
+            limit: Optional[int] = None) -> tuple[bytes, list[int]]:
+    """The file with its comments, and the lines left longer than ``limit`` (see :mod:`.rewrite`)."""
     from .rewrite import rewrite as cst_rewrite  # libcst, for this command only
 
-    return cst_rewrite(source, targets, lambda existing, keys: _comment_text(existing, keys, reason))
+    return cst_rewrite(source, targets, lambda existing, keys: _comment_text(existing, keys, reason), limit)
+
+
+def project_line_length(root: Path) -> Optional[int]:
+    """The project's line-length limit: flake8's ``max-line-length`` (``.flake8``, ``setup.cfg``,
+    ``tox.ini``) or ruff's ``line-length`` (``ruff.toml``, ``.ruff.toml``, ``pyproject.toml``); the
+    smallest where several are set, ``None`` where none is."""
+    found = _flake8_lengths(root) + _ruff_lengths(root)
+    return min(found) if found else None
+
+
+def _flake8_lengths(root: Path) -> list[int]:
+    import configparser
+
+    found: list[int] = []
+    for name in (".flake8", "setup.cfg", "tox.ini"):
+        parser = configparser.RawConfigParser()
+        try:
+            parser.read(root / name, encoding="utf-8")
+        except (configparser.Error, UnicodeDecodeError, OSError):
+            continue  # flake8 says what is wrong with its own configuration
+        found += [n for key in ("max-line-length", "max_line_length") if parser.has_option("flake8", key)
+                  for n in _length(parser.get("flake8", key))]
+    return found
+
+
+def _ruff_lengths(root: Path) -> list[int]:
+    found: list[int] = []
+    for name, table in (("ruff.toml", ()), (".ruff.toml", ()), ("pyproject.toml", ("tool", "ruff"))):
+        data: Any = _toml(root / name)
+        for part in table:
+            data = data.get(part, {}) if isinstance(data, dict) else {}
+        if isinstance(data, dict) and "line-length" in data:
+            found += _length(data["line-length"])
+    return found
+
+
+def _toml(path: Path) -> Any:
+    """A TOML file's data; nothing for one that is absent or not valid (its own tool says what is wrong)."""
+    from ..config import read_pyproject
+
+    try:
+        return read_pyproject(path) if path.is_file() else {}
+    except LadderError:
+        return {}
+
+
+def _length(value: Any) -> list[int]:
+    """A configured line length, or nothing for one that is not a number of at least 20."""
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        return []
+    return [number] if number >= 20 else []
 
 
 def _diff(rel: str, before: bytes, after: bytes) -> list[str]:
@@ -110,13 +165,14 @@ def apply_suppressions(plan: SuppressPlan, root: Path, reason: str, *, dry_run: 
     out: list[str] = []
     problems: list[str] = []
     real_root = Path(os.path.realpath(root))
+    limit = project_line_length(root)
     for rel, targets in sorted(plan.targets.items()):
         path = root / rel
         if not inside(path, real_root):
             problems.append(f"{rel}: resolves outside the project root {real_root}; not written")
             continue
         try:
-            written, failed = _apply_one(path, rel, targets, _Write(reason, dry_run, recheck))
+            written, failed = _apply_one(path, rel, targets, _Write(reason, dry_run, recheck, limit))
         except OSError as exc:
             problems.append(f"{rel}: cannot be written: {exc.strerror or exc}; not suppressed")
             continue
@@ -142,20 +198,30 @@ class _Write:
     reason: str
     dry_run: bool
     recheck: Optional[Recheck]
+    limit: Optional[int] = None  # the project's line length
 
 
 def _apply_one(path: Path, rel: str, targets: dict[int, list[str]], how: _Write) -> tuple[list[str], list[str]]:
     before = path.read_bytes()
-    after = rewrite(before, targets, how.reason)
+    after, long = rewrite(before, targets, how.reason, how.limit)
     if how.dry_run or after == before:
         return (_diff(rel, before, after) if how.dry_run else []), []
-    still = _still_reported(how.recheck(rel, after), targets) if how.recheck is not None else {}
+    still = _still(how, rel, after, targets)
     kept = _without(targets, still)
     if still:  # write only the comments that work
-        after = rewrite(before, kept, how.reason) if kept else before
+        after, long = rewrite(before, kept, how.reason, how.limit) if kept else (before, [])
     if after != before:
         path.write_bytes(after)
-    return ([_written(rel, kept)] if kept else []), _not_suppressed(rel, still)
+    return ([_written(rel, kept)] + _long(rel, long, how.limit) if kept else []), _not_suppressed(rel, still)
+
+
+def _still(how: _Write, rel: str, after: bytes, targets: dict[int, list[str]]) -> dict[int, list[str]]:
+    return _still_reported(how.recheck(rel, after), targets) if how.recheck is not None else {}
+
+
+def _long(rel: str, lines: Sequence[int], limit: Optional[int]) -> list[str]:
+    return [f"{rel}:{line}: this line is now over the project's line length of {limit} (no line of the "
+            "signature had room for the comment)\n" for line in lines]
 
 
 def _not_suppressed(rel: str, still: dict[int, list[str]]) -> list[str]:
