@@ -222,3 +222,14 @@ def test_a_line_with_no_room_anywhere_is_said(tmp_path):
     (tmp_path / "src" / "m.py").write_text("def wide(a, b, c, d, e, f):\n    return a\n")
     done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
     assert done.returncode == 0 and "src/m.py:1: this line is now over the project's line length of 40" in done.stdout
+
+
+def test_a_capitalised_ignore_is_extended_as_the_analysis_reads_it(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n")
+    (tmp_path / "src").mkdir()
+    module = tmp_path / "src" / "m.py"
+    module.write_text(f"def wide({WIDE}):  # Ladder: Ignore[cognitive_max] kept\n    return a\n")
+    done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
+    assert done.returncode == 0 and "suppressed 1 violation" in done.stdout, done.stderr
+    assert module.read_text().splitlines()[0] == f"def wide({WIDE}):  # ladder: ignore[cognitive_max, params_max] kept"
+    assert "LAD105" not in ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path).stdout

@@ -26,7 +26,7 @@ from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_
 
 __all__ = ["SuppressPlan", "plan_suppressions", "apply_suppressions", "check_reason", "add_parsers", "COMMANDS"]
 
-_IGNORE = re.compile(r"ladder:\s*ignore\[([^\]]*)\]")
+_IGNORE = re.compile(r"ladder:\s*ignore\[([^\]]*)\]", re.IGNORECASE)  # as the analysis reads it
 
 
 @dataclass
