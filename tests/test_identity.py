@@ -324,3 +324,15 @@ def test_a_run_that_records_nothing_builds_events_for_red_violations_only(settin
     recorder = Recorder(settings, RunContext.create("cli", "recurrence", "r"))
     outcome = recorder.violations(report.violations, record=False)
     assert {e.unit_name for e in outcome.events} == {"f"}
+
+
+def test_check_without_recording_reads_the_history_once(tmp_path):
+    """The history that decides which red units are hashed is the one the gate decides with: read once."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "m.py").write_text(YELLOW_TOO)
+    probe = ("from ladder_plugins.history.store import HistoryStore\nfrom ladder_plugins.cli.main import main\n"
+             "reads = []\nreal = HistoryStore.peek\n"
+             "HistoryStore.peek = lambda self: reads.append(1) or real(self)\n"
+             "code = main(['check', '--no-record', '--no-cache', 'm.py'])\nprint(code, len(reads))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.splitlines()[-1] == "0 1", done.stdout + done.stderr

@@ -54,27 +54,36 @@ def _check(args: argparse.Namespace) -> int:
 
     settings = settings_of(args)
     run = RunContext.create("cli", settings.mode, settings.repo_id)
-    result, access, warn = analyse(args, settings, record=not args.no_record, known=_known(settings))
+    past = _Past(settings)
+    result, access, warn = analyse(args, settings, record=not args.no_record, known=past.known())
     evidence = git_evidence(args, settings, access, warn, run)
-    outcome = Recorder(settings, run, warn, evidence).violations(result.violations, record=access.record)
+    recorder = Recorder(settings, run, warn, evidence, read=past.read)
+    outcome = recorder.violations(result.violations, record=access.record)
     emit(_check_output(args.format, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
 
 
-def _known(settings: Any) -> Any:
-    """What a run that records nothing compares with the past: the history's fingerprints; ``None``
-    (every red violation) where git's past versions may count too."""
-    from ..history.workspace import git_wanted
+class _Past:
+    """The history a run that records nothing compares with, read once: its fingerprints decide which red
+    units the analysis hashes, and the same read decides the gate."""
 
-    if git_wanted(settings):
-        return None
+    def __init__(self, settings: Any) -> None:
+        self.settings = settings
+        self.read: Any = None  # (store, history), once read
 
-    def fingerprints(warn: Any) -> Any:
+    def known(self) -> Any:
+        """What ``analyse`` asks for the fingerprints with; ``None`` (every red violation hashed) where
+        git's past versions may count too."""
+        from ..history.workspace import git_wanted
+
+        return None if git_wanted(self.settings) else self._fingerprints
+
+    def _fingerprints(self, warn: Any) -> Any:
         from ..history.store import HistoryStore
 
-        return frozenset(HistoryStore(settings, warn=warn).peek().fingerprints)
-
-    return fingerprints
+        store = HistoryStore(self.settings, warn=warn)
+        self.read = (store, store.peek())
+        return frozenset(self.read[1].fingerprints)
 
 
 def git_evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:

@@ -11,7 +11,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from ..analysis.thresholds import RED
 from ..config import Settings
+from .aggregate import Aggregate
 from .events import Event, events_from_violations
 from .gate import Gate, GateResult
 from .run import RunContext, new_id
@@ -52,20 +54,23 @@ class Recorder:
     run: RunContext
     warn: Optional[Callable[[str], None]] = None
     evidence: Any = None
+    #: (store, history) a caller already read for a run that records nothing, so it is not read twice
+    read: Optional[tuple[HistoryStore, Aggregate]] = None
 
     def events(self, run_events: Sequence[Event], *, record: bool = True) -> RunOutcome:
-        store = HistoryStore(self.settings, warn=self.warn)
+        store, history = self.read if self.read is not None and not record else (
+            HistoryStore(self.settings, warn=self.warn), None)
         # git is read before the lock is taken: other runs do not wait for it
         evidence = None if self.evidence is None else _Prefetched(self.evidence, run_events)
-        result, recorded = self._decide(store, run_events, evidence, record)
+        result, recorded = self._decide(store, run_events, evidence, record, history)
         return RunOutcome(result, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
 
     def _decide(self, store: HistoryStore, run_events: Sequence[Event], evidence: Any,
-                record: bool) -> tuple[GateResult, int]:
+                record: bool, history: Optional[Aggregate] = None) -> tuple[GateResult, int]:
         """The decision, and how many records were written (under the lock, when recording)."""
         gate = Gate(self.run.mode, self.settings, self.run.now)
         if not record:
-            return gate.decide(run_events, store.peek(), evidence), 0
+            return gate.decide(run_events, store.peek() if history is None else history, evidence), 0
         with store.transaction() as tx:
             result = gate.decide(run_events, tx.history, evidence)
             return result, tx.append(list(run_events) + gate_events(result), now=self.run.now)
@@ -75,7 +80,7 @@ class Recorder:
         nothing builds events only for its red violations, the only ones the gate reads (and so hashes
         no unit that is merely yellow)."""
         if not record:
-            violations = [v for v in violations if getattr(v, "severity", None) == "red"]
+            violations = [v for v in violations if getattr(v, "severity", None) == RED]
         return self.events(events_from_violations(violations, self.run), record=record)
 
 
