@@ -688,6 +688,16 @@ def test_combine_refuses_another_projects_log_unless_forced(tmp_path):
     assert HistoryStore(target).combine([HistoryStore(foreign).log], force=True)[0] == 2
 
 
+def test_combine_takes_records_that_name_no_project(tmp_path):
+    """A log written before repo ids (or by hand) names no project: it is nobody else's."""
+    (tmp_path / "mine").mkdir()
+    target = project_settings(tmp_path / "mine")
+    old = tmp_path / "old.jsonl"
+    lines = [json.loads(make_event(unit_hash=f"v{i}").to_json()) for i in range(2)]
+    old.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "repo_id"}) + "\n" for line in lines))
+    assert HistoryStore(target).combine([old])[0] == 2
+
+
 @pytest.mark.parametrize("kind", ["directory", "fifo", "missing"])
 def test_combine_says_what_an_input_that_is_no_log_is(tmp_path, kind):
     target = project_settings(tmp_path)

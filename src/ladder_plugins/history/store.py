@@ -549,17 +549,15 @@ class HistoryStore:
         """
         if not unreadable:
             return
-        aside = self.log.with_name(self.log.name + _damaged_suffix())
-        if not self.inside_root(aside):
-            raise PermissionError(outside_root(aside, self.root))
-        try:
-            os.link(self.log, aside, follow_symlinks=False)
-        except OSError:
-            self.log_file.copy_ranges(unreadable, aside)
+        self._linked_aside(self.log, lambda aside: self.log_file.copy_ranges(unreadable, aside))
 
     def _keep_copy(self, path: Path) -> None:
-        """Keep ``path`` whole under a ``.damaged-<time>`` name before it is rewritten (a hard link, so the
-        atomic replace that follows leaves the old content there)."""
+        """Keep ``path`` whole under a ``.damaged-<time>`` name before it is rewritten."""
+        self._linked_aside(path, lambda aside: shutil.copyfile(path, aside, follow_symlinks=False))
+
+    def _linked_aside(self, path: Path, otherwise: Callable[[Path], Any]) -> None:
+        """A hard link to ``path`` under a ``.damaged-<time>`` name (the atomic replace that follows leaves
+        the old content there); ``otherwise(aside)`` where links are not possible."""
         aside = path.with_name(path.name + _damaged_suffix())
         if not self.inside_root(aside):
             raise PermissionError(outside_root(aside, self.root))
@@ -568,7 +566,7 @@ class HistoryStore:
         except FileExistsError:
             pass
         except OSError:
-            shutil.copyfile(path, aside, follow_symlinks=False)
+            otherwise(aside)
 
     def event_ids(self) -> set[str]:
         ids: set[str] = set()
@@ -603,7 +601,7 @@ class HistoryStore:
 
     def _same_project(self, file: Path, records: Sequence[Record]) -> None:
         """Refuse another project's log: its hotspots are not this project's."""
-        foreign = sorted({r.repo_id for r in records if r.repo_id != self.settings.repo_id})
+        foreign = sorted({r.repo_id for r in records if r.repo_id and r.repo_id != self.settings.repo_id})
         if foreign:
             shown = ", ".join(repr(_printable(name)) for name in foreign[:3])
             raise LadderError(f"{file}: records of another project ({shown}, this one is "
