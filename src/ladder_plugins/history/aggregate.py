@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Optional
 
-from .events import SCHEMA_VERSION, Event, Record, Sighting, canonical_timestamp, identifier, is_rule_key
+from .events import SCHEMA_VERSION, Event, Record, Sighting, identifier, is_rule_key
+from .events import canonical_timestamp as _time  # a stored time, in its one form
 
 __all__ = ["FingerprintStats", "Aggregate", "DayCounts", "AGGREGATE_FORMAT"]
 
@@ -58,11 +59,6 @@ def _line(value: Any) -> int:
 
 def _events(value: Any) -> int:
     return _int(value, _MAX_COUNT)
-
-
-def _time(value: Any) -> str:
-    """A timestamp in its canonical form; anything else (or out of range) is damage."""
-    return canonical_timestamp(value)
 
 
 def _text(value: Any) -> str:

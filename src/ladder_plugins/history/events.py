@@ -262,7 +262,7 @@ def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
         raise ValueError("rule_key is not a rule key")
     for key in ("event_id", "run_id"):
         _identifier(data[key], key)
-    return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": _timestamp(data["timestamp"])}
+    return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": canonical_timestamp(data["timestamp"])}
 
 
 def is_rule_key(value: Any) -> bool:
@@ -332,14 +332,12 @@ def canonical_timestamp(value: Any) -> str:
         raise ValueError(f"timestamp {value[:40]!r} is not ISO-8601") from None
 
 
-_timestamp = canonical_timestamp
-
-
 def _sighting_from_json(data: Mapping[str, Any], version: int) -> Sighting:
     text = {key: _OPTIONAL[key](data.get(key)) for key in ("repo_id", "tool", "mode", "actor_type", "actor_id")}
     _trusted({**text, "role": "app", "line": 0})
-    return Sighting(version, _identifier(_required(data, "event_id"), "event_id"), _timestamp(data.get("timestamp")),
-                    text["repo_id"], _identifier(_required(data, "run_id"), "run_id"), text["tool"], text["mode"],
+    when = canonical_timestamp(data.get("timestamp"))
+    return Sighting(version, _identifier(_required(data, "event_id"), "event_id"), when, text["repo_id"],
+                    _identifier(_required(data, "run_id"), "run_id"), text["tool"], text["mode"],
                     _refs(data.get("refs")), text["actor_type"], text["actor_id"])
 
 
