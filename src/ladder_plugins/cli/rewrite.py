@@ -37,13 +37,13 @@ class _Signatures(cst.CSTVisitor):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         # The name token is always on the def line, whatever the decorators above it.
-        keys = self.targets.get(self.get_metadata(PositionProvider, node.name).start.line)
+        first = self.get_metadata(PositionProvider, node.name).start.line
+        keys = self.targets.get(first)
         if not keys:
             return
         body = node.body
         trailing = body.header if isinstance(body, cst.IndentedBlock) else body.trailing_whitespace
         line = self.get_metadata(PositionProvider, trailing).start.line
-        first = self.get_metadata(PositionProvider, node.name).start.line
         self.edits.append((line, trailing.comment.value if trailing.comment else None, keys, first))
 
 

@@ -29,18 +29,11 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from ..analysis.source import FunctionNode, ParsedSource, Unit
+from ..analysis.source import ParsedSource, Unit
 from ..hookspecs import hookimpl
-from .constructs import is_decorator_wrapper
-from .traversal import UnitMeasures, measure_node, unit_measures
+from .traversal import UnitMeasures, unit_measures
 
-__all__ = ["cognitive", "is_decorator_wrapper", "recursive_units"]
-
-
-def cognitive(node: FunctionNode, *, is_method: bool = False, in_cycle: bool = False) -> int:
-    """Cognitive complexity of a function node, nested functions and lambdas included; ``in_cycle``:
-    the unit is on a cycle of calls through other functions (see :func:`recursive_units`)."""
-    return _total(measure_node(node, is_method=is_method), in_cycle)
+__all__ = ["recursive_units"]
 
 
 def _total(measures: UnitMeasures, in_cycle: bool) -> int:

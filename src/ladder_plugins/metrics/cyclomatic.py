@@ -23,19 +23,20 @@ from typing import Mapping
 
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
-from .traversal import measure_node, unit_measures
+from .traversal import UnitMeasures, measure_node, unit_measures
 
 __all__ = ["cyclomatic"]
 
 
 def cyclomatic(node: FunctionNode, *, no_assert: bool = False) -> int:
     """radon's cyclomatic complexity of one function node (``cc_visit_ast(node, no_assert=...)``)."""
-    measures = measure_node(node)
+    return _total(measure_node(node), no_assert)
+
+
+def _total(measures: UnitMeasures, no_assert: bool) -> int:
     return measures.cyclomatic - (measures.radon_asserts if no_assert else 0)
 
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
-    measures = unit_measures(unit, source)
-    no_assert = source.role == "test"
-    return {"cyclomatic": measures.cyclomatic - (measures.radon_asserts if no_assert else 0)}
+    return {"cyclomatic": _total(unit_measures(unit, source), no_assert=source.role == "test")}

@@ -342,16 +342,10 @@ def measure_node(node: FunctionNode, *, is_method: bool = False,
 
 
 def unit_measures(unit: Unit, source: ParsedSource) -> UnitMeasures:
-    """The unit's measures, walked once per file for all its units (the metric plugins share them)."""
-    memo = source.memo.get("traversal")
-    if memo is None:
-        helpers = tuple(getattr(source.settings, "assertion_helpers", ()))
-        memo = source.memo["traversal"] = {
-            id(u.node): measure_node(u.node, is_method=u.is_method, helpers=helpers if u.is_test else None)
-            for u in source.units
-        }
+    """The unit's measures, walked once per unit and shared by the metric plugins through the file's memo."""
+    memo = source.memo.setdefault("traversal", {})
     found = memo.get(id(unit.node))
-    if found is None:  # a unit not among the file's own (a caller's hand-built one)
-        helpers = tuple(getattr(source.settings, "assertion_helpers", ()))
-        found = measure_node(unit.node, is_method=unit.is_method, helpers=helpers if unit.is_test else None)
+    if found is None:
+        helpers = tuple(getattr(source.settings, "assertion_helpers", ())) if unit.is_test else None
+        found = memo[id(unit.node)] = measure_node(unit.node, is_method=unit.is_method, helpers=helpers)
     return found
