@@ -22,12 +22,11 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def _start(analyzer_class: Any, root: str, hashes: tuple[bool, Any], use_cache: bool) -> None:
+def _start(analyzer_class: Any, root: str, hashes: bool, versions: Any, use_cache: bool) -> None:
     from ..config import load_settings
 
     settings = load_settings(Path(root))
-    _WORKER["analyzer"] = analyzer_class.for_run(settings, hashes=hashes[0], use_cache=use_cache,
-                                                 versions=hashes[1])
+    _WORKER["analyzer"] = analyzer_class.for_run(settings, hashes=hashes, use_cache=use_cache, versions=versions)
 
 
 def _analyse(file: Any) -> dict[str, Any]:
@@ -42,8 +41,7 @@ def analyze_in_processes(analyzer: Any, files: Sequence[Any], jobs: int,
 
     from .serialize import report_from_json
 
-    hashes = (analyzer.hashes, analyzer.versions)  # which versions the parent's run needs
-    args = (type(analyzer), str(analyzer.settings.root), hashes, analyzer.cache is not None)
+    args = (type(analyzer), str(analyzer.settings.root), analyzer.hashes, analyzer.versions, analyzer.cache is not None)
     chunk = max(1, min(16, len(files) // (jobs * 4)))
     reports = []
     with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=args) as pool:

@@ -108,7 +108,8 @@ def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, rec
 
     access, sink = _write_access(args, settings, record)
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    versions = None if access.record or known is None else known(sink)
+    # a run that records or caches needs every version; only one that stores nothing asks what is known
+    versions = None if access.record or access.cache or known is None else known(sink)
     analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink, versions=versions)
     jobs = getattr(args, "jobs", None) or default_jobs()
     return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
