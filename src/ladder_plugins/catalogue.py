@@ -19,10 +19,15 @@ __all__ = [
     "NEW_CODE",
     "SUPPRESSION",
     "CONFIGURATION",
+    "UNKNOWN_RULE",
     "lookup",
 ]
 
 ROLES = ("app", "test", "library", "script", "generated", "vendor")
+
+#: what outputs show for a rule key read from the history that no installed rule has (a plugin since
+#: removed, a log merged from elsewhere): never the key itself, which nothing vouches for
+UNKNOWN_RULE = "unknown"
 
 Limit = Optional[float]
 

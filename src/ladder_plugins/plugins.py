@@ -15,7 +15,7 @@ from typing import Iterable, Optional, Sequence
 import pluggy
 
 from . import hookspecs
-from .catalogue import Rule
+from .catalogue import UNKNOWN_RULE, Rule
 from .errors import LadderError
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "make_plugin_manager",
     "get_plugin_manager",
     "known_rules",
+    "shown_rule_key",
     "rules_of",
     "declared_anywhere",
 ]
@@ -128,3 +129,14 @@ def rules_of(pm: pluggy.PluginManager) -> Sequence[Rule]:
 def known_rules(pm: Optional[pluggy.PluginManager] = None) -> Sequence[Rule]:
     """The rules of ``pm`` (default: the process-wide manager)."""
     return rules_of(pm or get_plugin_manager())
+
+
+@lru_cache(maxsize=8)
+def _keys_of(pm: pluggy.PluginManager) -> frozenset[str]:
+    return frozenset(rule.key for rule in rules_of(pm))
+
+
+def shown_rule_key(key: str, pm: Optional[pluggy.PluginManager] = None) -> str:
+    """``key`` if a rule of ``pm`` (default: the process-wide manager) has it, else ``UNKNOWN_RULE``: a key
+    read from the history is printed only when this installation vouches for it."""
+    return key if key in _keys_of(pm or get_plugin_manager()) else UNKNOWN_RULE

@@ -18,13 +18,15 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional, TypeVar, Union
 
 from ..config import Settings
 from ..ladderdir.paths import inside
 from .aggregate import Aggregate
 from .recurrence import Pattern, Recurrence, area_of, patterns_of, recurrences, trend
 from .run import format_timestamp
+
+_Keyed = TypeVar("_Keyed", bound=Union[Recurrence, Pattern])
 
 __all__ = ["Current", "HistoryView", "build_view", "load_view", "current_state"]
 
@@ -114,10 +116,19 @@ def build_view(aggregate: Aggregate, settings: Settings, now: datetime,
     hot, resolved = _split(recs, settings, current)
     return HistoryView(
         now=format_timestamp(now), count_mode=settings.recurrence.count, events=aggregate.events,
-        oldest=aggregate.oldest, newest=aggregate.newest, hotspots=hot, recurring=tuple(recs),
-        patterns=tuple(patterns_of(recs, settings)), areas=areas, roles=roles,
-        trend=tuple(trend(aggregate, settings, now)), resolved=resolved, current=current,
+        oldest=aggregate.oldest, newest=aggregate.newest, hotspots=_shown(hot), recurring=_shown(recs),
+        patterns=_shown(patterns_of(recs, settings)), areas=areas, roles=roles,
+        trend=tuple(trend(aggregate, settings, now)), resolved=_shown(resolved), current=current,
     )
+
+
+def _shown(found: Iterable[_Keyed]) -> tuple[_Keyed, ...]:
+    """What the view shows, judged first: a rule key no installed rule has is relabelled ``unknown``, so no
+    output built from the view prints a key from the history that nothing vouches for."""
+    from ..plugins import shown_rule_key
+
+    return tuple(item if shown_rule_key(item.rule_key) == item.rule_key
+                 else dataclasses.replace(item, rule_key=shown_rule_key(item.rule_key)) for item in found)
 
 
 def _split(recs: list[Recurrence], settings: Settings,

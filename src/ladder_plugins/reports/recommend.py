@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any, Iterable, Optional
 
 from ..analysis.discovery import default_paths
-from ..catalogue import lookup
+from ..catalogue import UNKNOWN_RULE, lookup
 from ..config import Settings
 from ..history.aggregate import Aggregate
 from ..history.recurrence import Pattern, rule_kind
@@ -137,8 +137,9 @@ def _override(p: Pattern) -> Suggestion:
 def recommend(aggregate: Aggregate, view: HistoryView, settings: Settings) -> list[Suggestion]:
     """Every suggestion, the best evidenced first."""
     roots = _source_roots(settings)
-    found = [_constraint(group) for group in _merged(view.patterns)]
-    found += [_override(p) for p in view.patterns
+    known = [p for p in view.patterns if p.rule_key != UNKNOWN_RULE]  # no advice on a rule nobody has
+    found = [_constraint(group) for group in _merged(known)]
+    found += [_override(p) for p in known
               if p.kind == "area" and p.group not in roots and rule_kind(p.rule_key) == "max"]
     ranked = sorted(found, key=lambda s: (-s.weight, s.rule_key, s.kind, s.text))
     return ranked + _tighten(aggregate, settings)

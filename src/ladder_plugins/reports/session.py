@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ..catalogue import lookup
+from ..plugins import shown_rule_key
 from .sanitize import clean
 
 __all__ = ["session_summary"]
@@ -29,7 +30,7 @@ def _per_rule(events: list[Any]) -> list[str]:
 def _hotspot_lines(state: Any) -> list[str]:
     settings = state.settings
     hot = [r for r in state.outcome.gate.recurrences if r.is_hotspot(settings)]
-    lines = [f"  {clean(r.path)}::{clean(r.unit or '')} {r.rule_key}: {r.describe()}" for r in hot]
+    lines = [f"  {clean(r.path)}::{clean(r.unit or '')} {shown_rule_key(r.rule_key)}: {r.describe()}" for r in hot]
     return lines or ["  none"]
 
 
@@ -38,7 +39,7 @@ def _pattern_lines(state: Any) -> list[str]:
     from ..history.store import HistoryStore
 
     found = patterns(HistoryStore(state.settings).peek(), state.settings, state.run.now)
-    lines = [f"  {p.rule_key} in {p.kind} {clean(p.group)}: {p.describe()}" for p in found[:5]]
+    lines = [f"  {shown_rule_key(p.rule_key)} in {p.kind} {clean(p.group)}: {p.describe()}" for p in found[:5]]
     return lines or ["  none"]
 
 
