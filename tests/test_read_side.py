@@ -250,8 +250,7 @@ def test_pytest_terminal_summary_says_unknown_for_a_pattern_of_a_rule_nobody_has
     from ladder_plugins.reports.session import _pattern_lines
 
     settings = project_settings(tmp_path)
-    events = [e for s in _alien_history().fingerprints for e in [make_event(s, unit_hash=f"v{i}", when=at(i))
-                                                                   for i in range(4)]]
+    events = [make_event(fp, unit_hash=f"v{i}", when=at(i)) for fp in _alien_history().fingerprints for i in range(4)]
     HistoryStore(settings).append_events(events, now=at(5))
     lines = _pattern_lines(SimpleNamespace(settings=settings, run=SimpleNamespace(now=at(5))))
     assert lines != ["  none"] and all(ALIEN not in line and "unknown" in line for line in lines)
