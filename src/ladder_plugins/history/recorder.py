@@ -16,6 +16,7 @@ from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event, events_from_violations
 from .gate import Gate, GateResult
+from .recurrence import ahead_of_clock
 from .run import RunContext, new_id
 from .store import HistoryStore
 
@@ -70,10 +71,18 @@ class Recorder:
         """The decision, and how many records were written (under the lock, when recording)."""
         gate = Gate(self.run.mode, self.settings, self.run.now)
         if not record:
-            return gate.decide(run_events, store.peek() if history is None else history, evidence), 0
+            history = store.peek() if history is None else history
+            self._clock(store, history)
+            return gate.decide(run_events, history, evidence), 0
         with store.transaction() as tx:
+            self._clock(store, tx.history)
             result = gate.decide(run_events, tx.history, evidence)
             return result, tx.append(list(run_events) + gate_events(result), now=self.run.now)
+
+    def _clock(self, store: HistoryStore, history: Aggregate) -> None:
+        note = ahead_of_clock(history, self.run.now)
+        if note is not None:
+            store.warn(note)
 
     def violations(self, violations: Iterable[object], *, record: bool = True) -> RunOutcome:
         """Turn a run's violations into events, record them and decide the gate. A run that records

@@ -20,11 +20,11 @@ from typing import Iterable, Iterator, Optional
 from ..catalogue import lookup
 from ..config import Settings
 from .aggregate import Aggregate, FingerprintStats
-from .run import format_timestamp
+from .run import format_timestamp, horizon
 
 __all__ = [
     "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots", "patterns",
-    "trend", "area_of", "patterns_of", "rule_kind",
+    "trend", "area_of", "patterns_of", "rule_kind", "ahead_of_clock",
 ]
 
 
@@ -144,12 +144,22 @@ def occurrence_times(stats: FingerprintStats, count_mode: str) -> list[str]:
 
 def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: datetime) -> Recurrence:
     mode = settings.recurrence.count
-    limit = cutoff(settings, now)
-    times = sorted(t for t in occurrence_times(stats, mode) if t >= limit)
+    limit, ahead = cutoff(settings, now), horizon(now)
+    times = sorted(t for t in occurrence_times(stats, mode) if limit <= t <= ahead)
     return Recurrence(
         fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t in times})),
         times[0] if times else None, stats.last_seen, stats.last_actual, stats.last_limit, stats.last_line, mode,
     )
+
+
+def ahead_of_clock(aggregate: Aggregate, now: datetime) -> Optional[str]:
+    """What to say once when the history holds records dated after ``now`` (beyond the skew): they were
+    written by a clock that was ahead, or this one is behind; they are kept, and counted once their
+    time has come."""
+    if aggregate.newest is None or aggregate.newest <= horizon(now):
+        return None
+    return (f"the history holds records dated up to {aggregate.newest}, after this run's clock "
+            f"({format_timestamp(now)}): they are not counted until then; is a machine's clock wrong?")
 
 
 def recurrences(aggregate: Aggregate, settings: Settings, now: datetime) -> list[Recurrence]:
@@ -197,13 +207,13 @@ def patterns_of(recs: Iterable[Recurrence], settings: Settings) -> list[Pattern]
 def trend(aggregate: Aggregate, settings: Settings, now: datetime) -> list[tuple[str, dict[str, int]]]:
     """Per UTC day inside retention: the fingerprints the day's last run saw red and yellow, and the
     occurrences of that day (days folded before these counts existed show occurrences only)."""
-    first_day = cutoff(settings, now)[:10]
+    first_day, last_day = cutoff(settings, now)[:10], horizon(now)[:10]
     days: dict[str, dict[str, int]] = {
         day: dict(zip(("red", "yellow"), counts.last())) for day, counts in aggregate.days.items()
-        if day >= first_day and counts.runs
+        if first_day <= day <= last_day and counts.runs
     }
     for day in _occurrence_days(aggregate, settings.recurrence.count):
-        if day >= first_day:
+        if first_day <= day <= last_day:
             counts = days.setdefault(day, {})
             counts["occurrences"] = counts.get("occurrences", 0) + 1
     return sorted(days.items())

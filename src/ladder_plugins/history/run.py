@@ -9,17 +9,21 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Mapping, Optional
 
 from ..errors import ConfigError
 
-__all__ = ["RunContext", "now_utc", "parse_timestamp", "format_timestamp", "new_id", "RUN_ID_ENV", "NOW_ENV"]
+__all__ = ["RunContext", "now_utc", "parse_timestamp", "format_timestamp", "new_id", "horizon", "CLOCK_SKEW",
+           "RUN_ID_ENV", "NOW_ENV"]
 
 RUN_ID_ENV = "LADDER_RUN_ID"
 NOW_ENV = "LADDER_NOW"
 ACTOR_ENV = "LADDER_ACTOR"
 ACTOR_ID_ENV = "LADDER_ACTOR_ID"
+#: how far a record may lie ahead of a run's clock and still count: clocks drift, time zones are
+#: misconfigured, but a record days in the future was written by a clock that was wrong
+CLOCK_SKEW = timedelta(days=1)
 _ACTORS = ("human", "agent", "ci")
 
 
@@ -98,3 +102,8 @@ class RunContext:
     @property
     def timestamp(self) -> str:
         return format_timestamp(self.now)
+
+
+def horizon(now: datetime) -> str:
+    """The newest timestamp a run at ``now`` counts (:data:`CLOCK_SKEW` ahead): a later record waits."""
+    return format_timestamp(now + CLOCK_SKEW)

@@ -36,14 +36,13 @@ from .events import SCHEMA_VERSION, Event, Record, compact
 from .log import EventLog, ReadResult, complete_lines, lines_between
 from .pruning import Survey, days_to_fold, leaving, prune_into, survey
 from .recurrence import cutoff
-from .run import format_timestamp
+from .run import CLOCK_SKEW, format_timestamp
 
 __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
 #: how far past the history's newest record of another run a recording run's clock is trusted for pruning
-CLOCK_SKEW = timedelta(days=1)
 FOLDED_NAME = "folded.json"
 LOCK_NAME = "events.lock"
 _CACHE_LIMIT = 64 << 20

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Mapping, Optional, TypeVar, Union
 from ..config import Settings
 from ..ladderdir.paths import inside
 from .aggregate import Aggregate
-from .recurrence import Pattern, Recurrence, area_of, patterns_of, recurrences, trend
+from .recurrence import Pattern, Recurrence, ahead_of_clock, area_of, patterns_of, recurrences, trend
 from .run import format_timestamp
 
 _Keyed = TypeVar("_Keyed", bound=Union[Recurrence, Pattern])
@@ -210,6 +210,9 @@ def load_view(settings: Settings, warn=None, *, check: bool = True, from_git: bo
 
     aggregate = HistoryStore(settings, warn=warn).peek()
     when = now_utc()
+    note = ahead_of_clock(aggregate, when)
+    if note is not None and warn is not None:
+        warn(note)
     versions = _git_occurrences(settings, when, warn) if from_git else []
     aggregate.add_versions(versions)
     recs = recurrences(aggregate, settings, when)
