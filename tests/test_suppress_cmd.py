@@ -233,3 +233,19 @@ def test_a_capitalised_ignore_is_extended_as_the_analysis_reads_it(tmp_path):
     assert done.returncode == 0 and "suppressed 1 violation" in done.stdout, done.stderr
     assert module.read_text().splitlines()[0] == f"def wide({WIDE}):  # ladder: ignore[cognitive_max, params_max] kept"
     assert "LAD105" not in ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path).stdout
+
+
+def test_a_rule_list_no_line_has_room_for_is_wrapped_over_the_signature_lines(tmp_path):
+    """Neither line of the signature can hold both rules within 60 characters; each can hold one."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n[tool.ladder.thresholds]\nabc_max = 99\n"
+                                             "[tool.ruff]\nline-length = 60\n")
+    (tmp_path / "src").mkdir()
+    body = "".join(f"    if a == {n}:\n        return {n}\n" for n in range(11))
+    (tmp_path / "src" / "m.py").write_text("def wide(\n    a, b, c, d, e, f):\n" + body)
+    done = ladder(["suppress", "src", "--reason", "legacy"], tmp_path)
+    assert done.returncode == 0 and "suppressed 2 violation" in done.stdout, done.stdout + done.stderr
+    lines = (tmp_path / "src" / "m.py").read_text().splitlines()
+    assert all(len(line) <= 60 for line in lines) and "over the project's line length" not in done.stdout
+    assert [line.count("# ladder: ignore[") for line in lines[:2]] == [1, 1]
+    strict = ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path).stdout
+    assert "LAD101" not in strict and "LAD105" not in strict

@@ -90,25 +90,38 @@ def _commented_lines(lines: list[list[str]]) -> set[int]:
 def _placed(lines: list[list[str]], edit: Edit, comment: CommentMaker, limit: Optional[int],
             taken: set[int]) -> Optional[int]:
     """Write one unit's comment: on the signature's last line, or, where that line would pass ``limit``,
-    on the first earlier signature line with room and no comment. Returns a line left too long."""
+    on the first earlier signature line with room and no comment, or else with its rule list wrapped over
+    the signature's free lines (each part an ignore of its own, with the reason). Returns a line left
+    too long."""
     line, existing, keys, first = edit
     new = _commented(lines[line - 1][0], existing, keys, comment)
     if limit is None or len(new) <= limit:
         lines[line - 1][0] = new
         return None
-    other = None if existing else _room(lines, range(first, line), len(comment(None, keys)), (limit, taken))
-    if other is None:
+    parts = None if existing else _spread(lines, keys, comment, range(first, line + 1), (limit, taken))
+    if parts is None:
         lines[line - 1][0] = new
         return line
-    lines[other - 1][0] = lines[other - 1][0].rstrip(" \t") + "  " + comment(None, keys)
+    for number, part in parts.items():
+        lines[number - 1][0] = lines[number - 1][0].rstrip(" \t") + "  " + comment(None, part)
     return None
 
 
-def _room(lines: list[list[str]], candidates: range, width: int, bounds: tuple[int, set[int]]) -> Optional[int]:
-    """The first candidate line without a comment that a comment of ``width`` fits on."""
+def _spread(lines: list[list[str]], keys: list[str], comment: CommentMaker, candidates: range,
+            bounds: tuple[int, set[int]]) -> Optional[dict[int, list[str]]]:
+    """Rule keys by the candidate line that takes them, the fewest lines first: all on the first free line
+    with room for them all, else as many as fit on each free line in turn; ``None`` if some fit nowhere."""
     limit, taken = bounds
-    return next((n for n in candidates if n not in taken and len(lines[n - 1][0].rstrip(" \t")) + 2 + width <= limit),
-                None)
+    free = [(n, limit - len(lines[n - 1][0].rstrip(" \t")) - 2) for n in candidates if n not in taken]
+    whole = next((n for n, room in free if len(comment(None, keys)) <= room), None)
+    if whole is not None:
+        return {whole: list(keys)}
+    parts: dict[int, list[str]] = {}
+    rest = list(keys)
+    for number, room in free:
+        while rest and len(comment(None, parts.get(number, []) + rest[:1])) <= room:
+            parts.setdefault(number, []).append(rest.pop(0))
+    return parts if not rest else None
 
 
 def _spliced(source: bytes, module: cst.Module, edits: list[Edit],
