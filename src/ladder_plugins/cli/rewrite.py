@@ -116,12 +116,17 @@ def _spread(lines: list[list[str]], keys: list[str], comment: CommentMaker, cand
     whole = next((n for n, room in free if len(comment(None, keys)) <= room), None)
     if whole is not None:
         return {whole: list(keys)}
-    parts: dict[int, list[str]] = {}
     rest = list(keys)
-    for number, room in free:
-        while rest and len(comment(None, parts.get(number, []) + rest[:1])) <= room:
-            parts.setdefault(number, []).append(rest.pop(0))
-    return parts if not rest else None
+    parts = {number: _fill(rest, room, comment) for number, room in free}
+    return {n: part for n, part in parts.items() if part} if not rest else None
+
+
+def _fill(rest: list[str], room: int, comment: CommentMaker) -> list[str]:
+    """As many of ``rest`` (taken from it) as a comment within ``room`` holds."""
+    part: list[str] = []
+    while rest and len(comment(None, part + rest[:1])) <= room:
+        part.append(rest.pop(0))
+    return part
 
 
 def _spliced(source: bytes, module: cst.Module, edits: list[Edit],
