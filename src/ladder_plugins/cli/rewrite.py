@@ -111,14 +111,19 @@ def _spread(lines: list[list[str]], keys: list[str], comment: CommentMaker, cand
             bounds: tuple[int, set[int]]) -> Optional[dict[int, list[str]]]:
     """Rule keys by the candidate line that takes them, the fewest lines first: all on the first free line
     with room for them all, else as many as fit on each free line in turn; ``None`` if some fit nowhere."""
-    limit, taken = bounds
-    free = [(n, limit - len(lines[n - 1][0].rstrip(" \t")) - 2) for n in candidates if n not in taken]
+    free = _free(lines, candidates, bounds)
     whole = next((n for n, room in free if len(comment(None, keys)) <= room), None)
     if whole is not None:
         return {whole: list(keys)}
     rest = list(keys)
     parts = {number: _fill(rest, room, comment) for number, room in free}
     return {n: part for n, part in parts.items() if part} if not rest else None
+
+
+def _free(lines: list[list[str]], candidates: range, bounds: tuple[int, set[int]]) -> list[tuple[int, int]]:
+    """The candidate lines without a comment, each with the room a comment has on it within the limit."""
+    limit, taken = bounds
+    return [(n, limit - len(lines[n - 1][0].rstrip(" \t")) - 2) for n in candidates if n not in taken]
 
 
 def _fill(rest: list[str], room: int, comment: CommentMaker) -> list[str]:
