@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import LadderError
-from .common import EXIT_OK, add_formats, add_from_git, command, emit, settings_of, view, warn
+from .common import EXIT_OK, add_formats, add_from_git, analyse, command, emit, settings_of, view, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -18,7 +18,8 @@ _EXAMPLES = {
              "  ladder brief --max-bytes 1500 --top 3",
     "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
                  "  ladder recommend --top 3 --format json",
-    "report": "  ladder report --html ladder.html    one self-contained page: trend chart and tables",
+    "report": "  ladder report --html ladder.html    one self-contained page: current violations, trend chart, "
+              "hotspots",
     "explain": "  ladder explain LAD102               what it measures, how it counts, limits per role\n"
                "  ladder explain cognitive_max\n  ladder explain --list",
 }
@@ -36,6 +37,7 @@ def add_parsers(sub: Any) -> None:
                            help="show the N best evidenced suggestions (default 10)")
     report = command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"])
     report.add_argument("--html", metavar="FILE", required=True, help="where to write the page")
+    report.set_defaults(paths=[])  # the current violations of the configured paths, as `analyse` reads them
     add_from_git(report)
     explain = command(sub, "explain", "explain a rule: what, how it counts, limits", _EXAMPLES["explain"])
     explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
@@ -81,10 +83,15 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from ..history.view import load_view
     from ..reports.html import html_report
 
     settings = settings_of(args)
-    emit(html_report(view(settings, args.from_git), settings.repo_id), args.html)
+    # the analysis first, so that the view's check of the hotspots reads its cache; one sink, so a problem is said once
+    result, _, sink = analyse(args, settings)
+    page = html_report(load_view(settings, warn=sink, from_git=args.from_git), settings.repo_id,
+                       violations=result.violations)
+    emit(page, args.html)
     print(f"wrote {args.html}")
     return EXIT_OK
 

@@ -1,18 +1,26 @@
 """``ladder report --html FILE``: one self-contained HTML page.
 
 No scripts, no fonts, no network: inline CSS and an inline SVG chart of the per-day
-trend, then the hotspot, pattern and per-area tables. Every value is HTML-escaped
-after control and bidi characters are stripped.
+trend (labelled axes, a dot on every day so that a one-day history still shows), then
+the current code's violations (red first, worst first), the hotspots with their actual
+value, limit and line, the resolved hotspots, patterns and per-area tables. Every value
+is HTML-escaped after control and bidi characters are stripped.
 """
 
 from __future__ import annotations
 
 import html
-from typing import Iterable, Sequence
+import math
+from dataclasses import dataclass
+from datetime import date
+from typing import Callable, Iterable, Optional, Sequence
 
+from ..analysis.report import Violation
+from ..analysis.thresholds import RED
+from ..history.recurrence import Recurrence
 from ..history.view import HistoryView
 from .sanitize import clean
-from .summary import last_seen_text, value_text
+from .summary import last_seen_text, number_text
 
 __all__ = ["html_report"]
 
@@ -20,67 +28,245 @@ _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:980px;color:#1d2430;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #dde2ea}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{text-align:left;padding:.3rem .5rem;
-border-bottom:1px solid #eef1f5}th{background:#f4f6f9}td.n{text-align:right;font-variant-numeric:tabular-nums}
+border-bottom:1px solid #eef1f5}th{background:#f4f6f9}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .legend span{display:inline-block;margin-right:1rem}.sw{display:inline-block;width:.8rem;height:.8rem;
-margin-right:.3rem;vertical-align:middle}.muted{color:#667085}
+margin-right:.3rem;vertical-align:middle}.muted{color:#667085}svg{width:100%;height:auto}
+.sev{display:inline-block;padding:0 .45rem;border-radius:.6rem;font-size:.85em;font-weight:600}
+.sev-red{background:#fee4e2;color:#b42318}.sev-yellow{background:#fef0c7;color:#93370d}
 """
-_CHART_LABEL = "per day: fingerprints red and yellow in the day's last run, and occurrences"
-_SERIES = (("red", "#d92d20"), ("yellow", "#f0b429"), ("occurrences", "#2e6fdb"))
+_CHART_LABEL = ("trend per day: the x axis is the day (UTC), the y axis a count: fingerprints red and yellow "
+                "in the day's last run, and the day's occurrences")
+_NUMERIC = ' class="n"'  # a numeric column's header and cells alike
+
+# The chart's geometry, in SVG user units: the plot sits inside these margins.
+_W, _H = 940, 290
+_LEFT, _RIGHT, _TOP, _BOTTOM = 58, 30, 14, 62
+_PAD = 16  # inside the plot on both sides, so the first and last day's dots stay clear of the y axis
+_EVERY_DAY = 10  # a history spanning at most this many days has every day labelled
+_LABELS = 8  # a longer one has this many evenly spaced date labels
+_AXIS, _GRID = "#98a2b3", "#e4e7ec"
+
+
+@dataclass(frozen=True)
+class _Series:
+    """One line of the chart; ``missing`` is drawn where a day lacks the count (``None``: no dot)."""
+
+    name: str
+    color: str
+    missing: Optional[int]
+    radius: float  # decreasing, so that dots of equal value show as rings, none hidden
+
+
+_SERIES = (_Series("red", "#d92d20", None, 6.0), _Series("yellow", "#f0b429", None, 4.5),
+           _Series("occurrences", "#2e6fdb", 0, 3.0))
+
+
+@dataclass(frozen=True)
+class _Tag:
+    """A cell shown with one of the page's own classes (never a class taken from the data)."""
+
+    text: str
+    css: str
 
 
 def _e(value: object) -> str:
     return html.escape(clean(str(value)), quote=True)
 
 
+def _cell(value: object, numeric: bool) -> str:
+    css = _NUMERIC if numeric else ""
+    if isinstance(value, _Tag):
+        return f'<td{css}><span class="{value.css}">{_e(value.text)}</span></td>'
+    return f"<td{css}>{_e(value)}</td>"
+
+
 def _table(head: Sequence[str], rows: Iterable[Sequence[object]], numeric: Sequence[int] = ()) -> str:
+    """A table whose numeric columns, header included, are right-aligned."""
     rows = list(rows)
     if not rows:
         return '<p class="muted">none</p>'
-    cells = "".join(f"<th>{_e(h)}</th>" for h in head)
-    body = "".join(
-        "<tr>" + "".join(f'<td class="n">{_e(c)}</td>' if i in numeric else f"<td>{_e(c)}</td>"
-                         for i, c in enumerate(row)) + "</tr>"
-        for row in rows
-    )
+    cells = "".join(f'<th scope="col"{_NUMERIC if i in numeric else ""}>{_e(h)}</th>' for i, h in enumerate(head))
+    body = "".join("<tr>" + "".join(_cell(c, i in numeric) for i, c in enumerate(row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _points(values: Sequence[int], width: int, height: int, top: int) -> list[tuple[float, float]]:
-    step = width / max(len(values) - 1, 1)
-    return [(40 + i * step, 20 + height - (v / top) * height) for i, v in enumerate(values)]
+# --- the chart ---------------------------------------------------------------------------------------------
 
 
-def _series(values: Sequence[int], color: str, width: int, height: int, top: int) -> str:
-    """A line through the days and a dot on each, so that a one-day history still shows."""
-    points = _points(values, width, height, top)
-    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{color}"/>' for x, y in points)
-    return f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{line}"/>{dots}'
+@dataclass(frozen=True)
+class _Frame:
+    """How days (offsets from the first) and counts map onto the plot."""
+
+    span: int  # days from the first to the last shown
+    top: int  # the y axis's highest tick
+    step: int  # between the y axis's ticks
+
+    def x(self, offset: int) -> float:
+        inner = _W - _LEFT - _RIGHT - 2 * _PAD
+        return _LEFT + _PAD + (inner / 2 if self.span == 0 else inner * offset / self.span)
+
+    @property
+    def dot(self) -> float:
+        """How much larger the dots of a short history are: few marks, room for big ones."""
+        return 1.6 if self.span < _EVERY_DAY else 1.0
+
+    def y(self, value: float) -> float:
+        height = _H - _TOP - _BOTTOM
+        return _TOP + height - value / self.top * height
+
+
+def _count_step(highest: int) -> int:
+    """1, 2 or 5 times a power of ten: whole counts, three to five ticks up the y axis."""
+    raw = max(highest, 1) / 4
+    power = 10 ** math.floor(math.log10(raw)) if raw >= 1 else 1
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def _frame(offsets: Sequence[int], trend: Sequence[tuple[str, dict[str, int]]]) -> _Frame:
+    highest = max([1] + [counts.get(s.name) or 0 for _, counts in trend for s in _SERIES])
+    step = _count_step(highest)
+    return _Frame(span=max(offsets), top=step * math.ceil(highest / step), step=step)
+
+
+def _timeline(days: Sequence[str]) -> tuple[list[int], Callable[[int], str]]:
+    """Each day's offset from the first and the label of an offset: by calendar date, so a gap in the
+    history shows as a gap; by position should a day from the history not be a date."""
+    try:
+        ordinals = [date.fromisoformat(day).toordinal() for day in days]
+    except ValueError:
+        ordinals = []
+    if not ordinals or ordinals != sorted(ordinals):
+        return list(range(len(days))), lambda offset: days[offset]
+    first = ordinals[0]
+    return [o - first for o in ordinals], lambda offset: date.fromordinal(first + offset).isoformat()
+
+
+def _day_ticks(span: int) -> list[int]:
+    """Every day of a short history; evenly spaced days of a long one, the first and the last included."""
+    if span + 1 <= _EVERY_DAY:
+        return list(range(span + 1))
+    return sorted({round(k * span / (_LABELS - 1)) for k in range(_LABELS)})
+
+
+def _y_axis(frame: _Frame) -> str:
+    ticks = "".join(
+        f'<line x1="{_LEFT}" y1="{frame.y(v):.1f}" x2="{_W - _RIGHT}" y2="{frame.y(v):.1f}" stroke="{_GRID}"/>'
+        f'<text x="{_LEFT - 8}" y="{frame.y(v) + 4:.1f}" font-size="11" text-anchor="end">{v}</text>'
+        for v in range(0, frame.top + 1, frame.step))
+    middle = (_TOP + _H - _BOTTOM) / 2
+    return (f'<line x1="{_LEFT}" y1="{_TOP}" x2="{_LEFT}" y2="{frame.y(0):.1f}" stroke="{_AXIS}"/>{ticks}'
+            f'<text transform="translate(16 {middle:.0f}) rotate(-90)" font-size="12" text-anchor="middle">'
+            f"count</text>")
+
+
+def _x_axis(frame: _Frame, label: Callable[[int], str]) -> str:
+    base = frame.y(0)
+    ticks = "".join(
+        f'<line x1="{frame.x(o):.1f}" y1="{base:.1f}" x2="{frame.x(o):.1f}" y2="{base + 5:.1f}" stroke="{_AXIS}"/>'
+        f'<text x="{frame.x(o):.1f}" y="{base + 19:.1f}" font-size="11" text-anchor="middle">{_e(label(o))}</text>'
+        for o in _day_ticks(frame.span))
+    return (f'<line x1="{_LEFT}" y1="{base:.1f}" x2="{_W - _RIGHT}" y2="{base:.1f}" stroke="{_AXIS}"/>{ticks}'
+            f'<text x="{(_LEFT + _W - _RIGHT) / 2:.0f}" y="{_H - 10}" font-size="12" text-anchor="middle">'
+            f"day (UTC)</text>")
+
+
+_Point = tuple[float, float, str]
+
+
+def _points(series: _Series, trend: Sequence[tuple[str, dict[str, int]]], offsets: Sequence[int],
+            frame: _Frame) -> list[_Point]:
+    """Where the series' dots go, and what each says on hover."""
+    found = ((offset, counts.get(series.name, series.missing), day) for offset, (day, counts) in zip(offsets, trend))
+    return [(frame.x(offset), frame.y(value), f"{day}: {series.name} {value}")
+            for offset, value, day in found if value is not None]
+
+
+def _line(series: _Series, points: Sequence[_Point]) -> str:
+    if len(points) < 2:
+        return ""
+    coords = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)
+    return f'<polyline fill="none" stroke="{series.color}" stroke-width="2" points="{coords}"/>'
+
+
+def _dots(series: _Series, points: Sequence[_Point], scale: float) -> str:
+    return "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{series.radius * scale:.1f}" fill="{series.color}" '
+                   f'stroke="#fff" stroke-width="1"><title>{_e(text)}</title></circle>' for x, y, text in points)
 
 
 def _chart(trend: Sequence[tuple[str, dict[str, int]]]) -> str:
     if not trend:
         return '<p class="muted">no events inside the retention window</p>'
-    width, height = 880, 200
-    top = max([1] + [c.get(name, 0) for _, c in trend for name, _ in _SERIES])
-    lines = "".join(_series([c.get(name, 0) for _, c in trend], color, width, height, top) for name, color in _SERIES)
-    axis = _axis(width, height, top, trend[0][0], trend[-1][0])
-    legend = "".join(f'<span><i class="sw" style="background:{c}"></i>{n}</span>' for n, c in _SERIES)
-    return (f'<svg role="img" aria-label="{_CHART_LABEL}" viewBox="0 0 {width + 60} {height + 50}" '
-            f'xmlns="http://www.w3.org/2000/svg">{axis}{lines}</svg><div class="legend">{legend}</div>')
+    offsets, label = _timeline([day for day, _ in trend])
+    frame = _frame(offsets, trend)
+    drawn = [(s, _points(s, trend, offsets, frame)) for s in _SERIES]
+    marks = "".join(_line(s, p) for s, p in drawn) + "".join(_dots(s, p, frame.dot) for s, p in drawn)
+    return (f'<svg role="img" aria-label="{_CHART_LABEL}" viewBox="0 0 {_W} {_H}">'
+            f"{_y_axis(frame)}{_x_axis(frame, label)}{marks}</svg>{_legend()}")
 
 
-def _axis(width: int, height: int, top: int, first: str, last: str) -> str:
-    return (f'<line x1="40" y1="{20 + height}" x2="{40 + width}" y2="{20 + height}" stroke="#98a2b3"/>'
-            f'<text x="4" y="26" font-size="11">{top}</text><text x="4" y="{20 + height}" font-size="11">0</text>'
-            f'<text x="40" y="{40 + height}" font-size="11">{_e(first)}</text>'
-            f'<text x="{width - 40}" y="{40 + height}" font-size="11">{_e(last)}</text>')
+def _legend() -> str:
+    spans = "".join(f'<span><i class="sw" style="background:{s.color}"></i>{s.name}</span>' for s in _SERIES)
+    return f'<div class="legend">{spans}</div>'
+
+
+# --- the tables --------------------------------------------------------------------------------------------
+
+
+def _past_limit(v: Violation) -> Optional[float]:
+    """How far past its limit, relative to the limit (negative: in the yellow band, short of it); ``None``
+    for a rule with no limit. Relative, so that a cognitive 25 > 15 and an ABC 20 > 17 compare."""
+    if v.limit is None or v.rule.kind not in ("max", "min"):
+        return None
+    gap = v.actual - v.limit if v.rule.kind == "max" else v.limit - v.actual
+    return gap / (abs(v.limit) or 1.0)
+
+
+def _worst_first(v: Violation) -> tuple:
+    past = _past_limit(v)
+    return v.severity != RED, past is None, -(past or 0.0), v.path, v.line, v.rule.key
+
+
+def _violation_row(v: Violation) -> list[object]:
+    past = _past_limit(v)
+    css = f"sev sev-{v.severity}" if v.severity in ("red", "yellow") else "sev"  # the page's classes only
+    return [_Tag(v.severity, css), v.path, v.line, v.unit or "(file)", f"{v.code} {v.rule.key}",
+            number_text(v.actual), number_text(v.limit), _percent(past)]
+
+
+def _percent(past: Optional[float]) -> str:
+    """``+67%`` past the limit, ``-20%`` short of it, ``0%`` at it, ``-`` for a rule with no limit."""
+    if past is None:
+        return "-"
+    return "0%" if round(past, 2) == 0 else f"{past:+.0%}"
+
+
+def _current(violations: Optional[Sequence[Violation]]) -> str:
+    if violations is None:
+        return '<h2>Current violations</h2><p class="muted">the current code was not analysed</p>'
+    shown = sorted(violations, key=_worst_first)
+    reds = sum(v.severity == RED for v in shown)
+    table = _table(["severity", "file", "line", "unit", "rule", "actual", "limit", "vs limit"],
+                   (_violation_row(v) for v in shown), (2, 5, 6, 7))
+    return (f'<h2>Current violations</h2><p class="muted">what the code under the configured paths violates now: '
+            f"{_e(reds)} red, {_e(len(shown) - reds)} yellow; red first, then the furthest past its limit first</p>"
+            f"{table}")
+
+
+def _hotspot_row(view: HistoryView, r: Recurrence) -> list[object]:
+    """A hotspot with the current code's actual, limit and line, or the last seen ones, said so."""
+    now = view.now_of(r)
+    values = ((r.last_actual, r.last_limit, r.last_line, "last seen") if now is None
+              else (now.actual, now.limit, now.line, "now"))
+    return [r.path, r.unit or "(file)", r.rule_key, number_text(values[0]), number_text(values[1]), values[2],
+            values[3], r.occurrences, r.distinct_days, (r.first_seen or "-")[:10], (r.last_seen or "-")[:10]]
 
 
 def _hotspots(view: HistoryView) -> str:
-    return _table(["file", "unit", "rule", "value", "occurrences", "days", "first seen", "last seen"],
-                  ([r.path, r.unit or "(file)", r.rule_key, value_text(view, r), r.occurrences, r.distinct_days,
-                    (r.first_seen or "-")[:10], (r.last_seen or "-")[:10]] for r in view.hotspots), (4, 5))
+    note = ("actual, limit and line from the current code" if view.checked
+            else "the code was not checked: actual, limit and line as last seen")
+    table = _table(["file", "unit", "rule", "actual", "limit", "line", "as of", "occurrences", "days",
+                    "first seen", "last seen"], (_hotspot_row(view, r) for r in view.hotspots), (3, 4, 5, 7, 8))
+    return f'<h2>Recurring hotspots</h2><p class="muted">{note}</p>{table}'
 
 
 def _resolved(view: HistoryView) -> str:
@@ -92,8 +278,13 @@ def _resolved(view: HistoryView) -> str:
     return f'<h2>Resolved hotspots</h2><p class="muted">no longer violating in the current code</p>{table}'
 
 
-def html_report(view: HistoryView, project: str) -> str:
-    hot, resolved = _hotspots(view), _resolved(view)
+def _trend(view: HistoryView) -> str:
+    return (f'<h2>Trend per day</h2><p class="muted">x axis: the day (UTC); y axis: a count, per day, of the '
+            f"fingerprints red and yellow in the day's last run, and of the day's occurrences</p>{_chart(view.trend)}")
+
+
+def html_report(view: HistoryView, project: str, violations: Optional[Sequence[Violation]] = None) -> str:
+    """The page; ``violations``: what the current code violates, ``None`` when it was not analysed."""
     pats = _table(["rule", "in", "group", "came back", "files"],
                   ([p.rule_key, p.kind, p.group, p.recurrences, p.files] for p in view.patterns), (3, 4))
     areas = _table(["area", "occurrences"], view.areas, (1,))
@@ -104,8 +295,6 @@ def html_report(view: HistoryView, project: str) -> str:
         f"<h1>ladder report: {_e(project)}</h1>"
         f'<p class="muted">{_e(view.sources)}, {_e(view.oldest or "-")} to {_e(view.newest or "-")}; '
         f"occurrences counted by {_e(view.count_mode)}; generated {_e(view.now)}</p>"
-        f"<h2>Trend per day</h2><p class=\"muted\">fingerprints red and yellow in each day's last run, "
-        f"and the day's occurrences</p>{_chart(view.trend)}"
-        f"<h2>Recurring hotspots</h2>{hot}{resolved}<h2>Patterns</h2>{pats}"
+        f"{_current(violations)}{_trend(view)}{_hotspots(view)}{_resolved(view)}<h2>Patterns</h2>{pats}"
         f"<h2>By area</h2>{areas}<h2>By role</h2>{roles}</body></html>\n"
     )
