@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -23,6 +24,22 @@ def run(pytester, *args):
     if "-n" in args:
         return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
     return pytester.runpytest("-p", "no:cacheprovider", *args)
+
+
+def ladder_items(result):
+    """The files whose ladder item ran, from the ``-v`` lines (serial and xdist alike)."""
+    return set(re.findall(r"(\S+)::ladder\b", result.stdout.str()))
+
+
+def hotspot_runs(pytester, monkeypatch, versions, *args):
+    """One session per version of ``shop.py``, each a few hours later: the third makes a hotspot."""
+    shop = pytester.path / "shop.py"
+    outcomes = []
+    for text, when in zip(versions, ["2026-11-01T09:00:00Z", "2026-11-01T16:00:00Z", "2026-11-02T09:00:00Z"]):
+        shop.write_text(text)
+        monkeypatch.setenv("LADDER_NOW", when)
+        outcomes.append(run(pytester, "--ladder", *args))
+    return outcomes
 
 
 @pytest.fixture
@@ -71,7 +88,7 @@ def test_strict_mode_fails_with_a_readable_report(shop, xdist):
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines([
         "*src/shop/pricing.py: the ladder gate failed (mode strict)*",
-        "*line 1: LAD102 cognitive complexity of 'price' is 25 (> 15)*",
+        "*src/shop/pricing.py:1: LAD102 cognitive complexity of 'price' is 25 (> 15)*",
         "*what to do: refactor the unit below the limit, or suppress it*",
     ])
     result.stdout.fnmatch_lines(["*LAD108 number of assertions of 'test_shipping_is_called' is 0 (< 1)*"])
@@ -86,6 +103,54 @@ def test_k_selects_the_ladder_items_and_junitxml_lists_them(shop):
     result.assert_outcomes(passed=3)
     xml = (shop.path / "report.xml").read_text()
     assert xml.count('name="ladder"') == 3 and 'classname="src.shop.pricing"' in xml
+
+
+NARROWED = [
+    pytest.param(["tests/test_pricing.py"], {"tests/test_pricing.py"}, 3, id="file"),
+    pytest.param(["tests/test_pricing.py::test_shipping_light"], {"tests/test_pricing.py"}, 2, id="node-id"),
+    pytest.param(["src"], {"src/shop/__init__.py", "src/shop/pricing.py"}, 2, id="directory"),
+    pytest.param(["tests", "-n", "2"], {"tests/test_pricing.py"}, 3, id="xdist"),
+]
+
+
+@pytest.mark.parametrize(("args", "items", "passed"), NARROWED)
+def test_explicit_paths_narrow_the_ladder_items(shop, args, items, passed):
+    result = run(shop, "--ladder", "-v", *args)
+    result.assert_outcomes(passed=passed)
+    assert ladder_items(result) == items
+
+
+def test_testpaths_keep_the_configured_items(shop):
+    pyproject = shop.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + 'testpaths = ["tests"]\n')
+    result = run(shop, "--ladder", "-v")
+    result.assert_outcomes(passed=5)
+    assert ladder_items(result) == {"src/shop/__init__.py", "src/shop/pricing.py", "tests/test_pricing.py"}
+
+
+NOT_RUN = [
+    pytest.param(["-k", "test_shipping_light or ladder"], id="k"),
+    pytest.param(["--deselect", "tests/test_pricing.py::test_shipping_is_called"], id="deselect"),
+    pytest.param(["tests/test_pricing.py::test_shipping_light"], id="node-id"),
+    pytest.param(["--deselect", "tests/test_pricing.py::test_shipping_is_called", "-n", "2"], id="xdist"),
+]
+
+
+@pytest.mark.parametrize("args", NOT_RUN)
+def test_min_assertions_judges_only_the_tests_pytest_runs(shop, args):
+    result = run(shop, "--ladder", "--ladder-mode", "strict", "-v", *args)
+    assert "LAD108" not in result.stdout.str()
+    result.stdout.re_match_lines([r".*(tests/test_pricing.py::ladder PASSED|PASSED tests/test_pricing.py::ladder).*"])
+    assert "min_assertions" not in {e["rule_key"] for e in events(shop)}
+
+
+@pytest.mark.parametrize("args", [["tests"], []], ids=["explicit", "default"])
+def test_tests_pytest_does_not_collect_are_not_judged(shop, args):
+    (shop.path / "tests" / "helpers.py").write_text("def test_like_helper():\n    pass\n")
+    result = run(shop, "--ladder", "--ladder-mode", "strict", "-v", *args)
+    assert "tests/helpers.py::ladder PASSED" in result.stdout.str()
+    assert "test_like_helper" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["*LAD108 number of assertions of 'test_shipping_is_called' is 0 (< 1)*"])
 
 
 def test_no_record_writes_nothing(shop):
@@ -114,23 +179,28 @@ def test_min_assertions_follows_what_pytest_collects(pytester):
 @pytest.mark.parametrize("xdist", XDIST)
 def test_the_third_edited_version_over_two_days_fails_the_session(pytester, monkeypatch, xdist):
     pytester.makepyprojecttoml('[tool.ladder]\npaths = ["shop.py"]\n[tool.ladder.thresholds]\ncognitive_max = 2\n')
-    shop = pytester.path / "shop.py"
-    outcomes = []
-    for n, when in enumerate(["2026-11-01T09:00:00Z", "2026-11-01T16:00:00Z", "2026-11-02T09:00:00Z"]):
-        shop.write_text(VIOLATING.format(n=n))
-        monkeypatch.setenv("LADDER_NOW", when)
-        outcomes.append(run(pytester, "--ladder", *xdist))
+    versions = ["import os\n\n\n" + VIOLATING.format(n=n) for n in range(3)]  # price is on line 4
+    outcomes = hotspot_runs(pytester, monkeypatch, versions, *xdist)
     assert [o.ret for o in outcomes] == [0, 0, pytest.ExitCode.TESTS_FAILED]
-    outcomes[2].stdout.fnmatch_lines([
-        "*LAD900 recurring hotspot: cognitive complexity of 'price' is 5 (> 2), survived 2 edits over 2 days*",
-        "*occurrences 3 on 2 distinct days*",
-        "recurring hotspots of this run:",
-        "  shop.py::price cognitive_max: survived 2 edits over 2 days",
-    ])
+    hotspot = ("shop.py:4: LAD900 'price': recurring hotspot for cognitive 5 > 2; survived 2 edits over 2 days "
+               "(first seen 2026-11-01, last seen 2026-11-02)")
+    outcomes[2].stdout.fnmatch_lines(["gate:", f"  {hotspot}", "what to do: refactor the unit below the limit*",
+                                      "recurring hotspots of this run:", f"  {hotspot}"])
     monkeypatch.setenv("LADDER_NOW", "2026-11-02T10:00:00Z")
     assert run(pytester, "--ladder", "--ladder-mode", "advisory", *xdist).ret == 0
     gate_fails = [e for e in events(pytester) if e["severity"] == "gate-fail"]
     assert [e["rule_key"] for e in gate_fails] == ["cognitive_max"]
+
+
+def test_a_file_rules_gate_line_is_at_its_line(pytester, monkeypatch):
+    pytester.makepyprojecttoml('[tool.ladder]\npaths = ["shop.py"]\n[tool.ladder.thresholds]\nfile_lines_max = 3\n')
+    versions = ["".join(f"x{i} = {i}\n" for i in range(n)) for n in (5, 6, 7)]
+    outcomes = hotspot_runs(pytester, monkeypatch, versions)
+    assert outcomes[2].ret == pytest.ExitCode.TESTS_FAILED
+    hotspot = "shop.py:1: LAD900 'shop.py': recurring hotspot for file lines 7 > 3; survived 2 edits over 2 days *"
+    outcomes[2].stdout.fnmatch_lines(["gate:", f"  {hotspot}", "what to do: *suppress it in the module header*",
+                                      "recurring hotspots of this run:", f"  {hotspot}"])
+    assert "def line" not in outcomes[2].stdout.str()
 
 
 def test_rerunning_unchanged_code_never_fails(pytester, monkeypatch):

@@ -2,11 +2,14 @@
 
 A thin adapter over the core. With ``--ladder`` every analysed file becomes one test
 item, ``path::ladder``, that passes or fails by the gate; the terminal summary gets a
-``ladder`` section. Each item's outcome is decided where it runs, from the history as
-it was when the session started plus that file's own events (recurrence is per
-fingerprint, so this does not depend on scheduling). Events are recorded once, by
-the controlling process, at the end of the session; xdist workers hand theirs over
-through ``workeroutput``. Without ``--ladder`` nothing happens at all.
+``ladder`` section. Paths given to pytest narrow the items to the files under them (and
+those it collected tests from), and ``min_assertions`` judges only the tests the session
+runs: ``pytest --ladder tests/test_x.py`` is about that file, not the whole project.
+Each item's outcome is decided where it runs, from the history as it was when the
+session started plus that file's own events (recurrence is per fingerprint, so this
+does not depend on scheduling). Events are recorded once, by the controlling process,
+at the end of the session; xdist workers hand theirs over through ``workeroutput``.
+Without ``--ladder`` nothing happens at all.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ __all__ = ["LadderItem", "pytest_addoption"]
 _RUN_ID_KEY = "ladder_run_id"
 _EVENTS_KEY = "ladder_events"
 _CACHE_KEY = "ladder_cache"
+_PATHS_KEY = "ladder_paths"
 
 
 @dataclass
@@ -37,6 +41,11 @@ class _State:
     is_worker: bool
     warn: Any  # a WarnOnce collecting this process's warnings for the terminal summary
     evidence: Any = None  # what git knows (GitEvidence)
+    #: the paths given to pytest, relative to the root (POSIX); ``None`` when it was given none
+    selection: Optional[tuple[str, ...]] = None
+    #: files pytest collected tests from, deselected ones included: their role does not depend on ``-k``
+    test_files: frozenset[str] = frozenset()
+    #: the tests the session runs (after ``-k``, ``--deselect``), by file: what ``min_assertions`` judges
     collected: dict[str, frozenset[str]] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
@@ -50,7 +59,8 @@ _STATE = pytest.StashKey[_State]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("ladder", "ladder-plugins: structural rules with a recurrence gate")
     group.addoption("--ladder", action="store_true", default=False,
-                    help="check the ladder rules on [tool.ladder] paths: one item per file, gated by recurrence")
+                    help="check the ladder rules on [tool.ladder] paths (those under the paths given to pytest): "
+                         "one item per file, gated by recurrence")
     from .config import MODES
 
     group.addoption("--ladder-mode", choices=MODES, default=None,
@@ -109,7 +119,24 @@ def _make_state(config: pytest.Config) -> _State:
     history = HistoryStore(settings, warn=warn).peek()  # the history before this session, read once
     analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
     return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn,
-                  evidence=_evidence(settings, analyzer, warn, run))
+                  evidence=_evidence(settings, analyzer, warn, run), selection=_selection(config, settings.root))
+
+
+def _selection(config: pytest.Config, root: Path) -> Optional[tuple[str, ...]]:
+    """The paths pytest was given (a node id's file), relative to the root; ``None`` when it collects its
+    rootdir or ``testpaths`` by default (or is older than 7.2, which cannot tell). A worker takes the
+    controller's, so that every process picks the same items whatever xdist hands workers as arguments."""
+    from .analysis.discovery import relative_path
+
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None and _PATHS_KEY in workerinput:
+        given = workerinput[_PATHS_KEY]
+        return None if given is None else tuple(given)
+    sources = getattr(pytest.Config, "ArgsSource", None)
+    if sources is None or config.args_source is not sources.ARGS:
+        return None
+    base = config.invocation_params.dir
+    return tuple(relative_path(base / arg.split("::")[0], root)[0] for arg in config.args)
 
 
 def _evidence(settings: Any, analyzer: Any, warn: Any, run: Any) -> Any:
@@ -149,6 +176,7 @@ def pytest_configure_node(node: Any) -> None:
     if state is not None:
         node.workerinput[_RUN_ID_KEY] = state.run.run_id
         node.workerinput[_CACHE_KEY] = state.analyzer.cache is not None
+        node.workerinput[_PATHS_KEY] = None if state.selection is None else list(state.selection)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -182,6 +210,14 @@ def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozense
     return {rel: frozenset(names) for rel, names in found.items()}
 
 
+def _chosen(rel: str, state: _State) -> bool:
+    """Whether an analysed file becomes an item: any, unless pytest was given paths; then the files under
+    them and those it collected tests from (``--pyargs`` names modules, not paths)."""
+    if state.selection is None or rel in state.test_files:
+        return True
+    return any(path in (".", rel) or rel.startswith(f"{path}/") for path in state.selection)
+
+
 def _ladder_paths(config: pytest.Config, settings: Any) -> list[str]:
     from .analysis.discovery import default_paths
 
@@ -199,13 +235,20 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from .analysis.discovery import discover
     from .errors import LadderError
 
-    state.collected = _collected_tests(items, state.settings.root)
+    state.test_files = frozenset(_collected_tests(items, state.settings.root))  # before -k deselects any
     try:
         files = discover(_ladder_paths(config, state.settings), state.settings, relative_to_root=True)
     except LadderError as exc:
         raise pytest.UsageError(f"ladder: {exc}") from None
     items.extend(LadderItem.from_parent(session, name="ladder", nodeid=f"{f.rel}::ladder", path=f.path, rel=f.rel)
-                 for f in files)
+                 for f in files if _chosen(f.rel, state))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The tests the session runs, once every plugin has deselected (``-k``, ``--deselect``, ``-m``)."""
+    state = _state(session.config)
+    if state is not None:
+        state.collected = _collected_tests(session.items, state.settings.root)
 
 
 class LadderFailure(Exception):
@@ -227,7 +270,9 @@ class LadderItem(pytest.Item):
 
         state = _state(self.config)
         assert state is not None  # items exist only with --ladder
-        collected = HostInput(test_names=state.collected.get(self.rel), collected=self.rel in state.collected)
+        # a test the session does not run is not judged, even where the file-name heuristics would find one
+        collected = HostInput(test_names=state.collected.get(self.rel, frozenset()),
+                              collected=self.rel in state.test_files)
         report = state.analyzer.source(self.path.read_bytes(), self.rel, collected)
         if report.skipped:
             state.skipped.append((self.rel, report.skipped))
@@ -249,18 +294,16 @@ class LadderItem(pytest.Item):
 
 def _failure_text(report: Any, gate: Any) -> str:
     from .reports.sanitize import clean
+    from .reports.session import gate_line
+
+    from .history.gate import advice, by_unit
 
     lines = [f"{clean(report.path)}: the ladder gate failed (mode {gate.mode})", "violations:"]
-    lines += [f"  line {v.line}: {v.code} {clean(v.message)}" for v in report.violations if v.severity == "red"]
-    lines.append("gate:")
-    for failure in gate.failures:
-        r = failure.recurrence
-        lines.append(f"  {clean(failure.text)}")
-        lines.append(f"    occurrences {r.occurrences} on {r.distinct_days} distinct days "
-                     f"(first seen {r.first_seen or '-'}, last seen {r.last_seen or '-'})")
-    lines.append("what to do: refactor the unit below the limit, or suppress it on its def line with a reason: "
-                 "# ladder: ignore[rule_key] why")
-    return "\n".join(lines)
+    lines += [f"  {clean(v.path)}:{v.line}: {v.code} {clean(v.message)}" for v in report.violations
+              if v.severity == "red"]
+    lines += ["gate:"] + [f"  {gate_line(failure)}" for group in by_unit(gate.failures) for failure in group]
+    kinds = sorted({f.event.unit_name is None for f in gate.failures})  # units first, then file rules
+    return "\n".join(lines + [f"what to do: {advice(file_rule=kind)}" for kind in kinds])
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

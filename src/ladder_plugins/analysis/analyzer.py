@@ -210,12 +210,10 @@ class Analyzer:
     def source(self, source: Union[str, bytes], path: str, host: Optional[HostInput] = None) -> FileReport:
         """Analyse one file (see :func:`analyze_source`); ``host``: what the front end already has of it."""
         given = host or HostInput()
-        test_names, collected = given.test_names, given.collected
         if self.cache is None:
             return self._fresh(source, path, given)
         data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
-        key = self.cache.key(data, path, f"{sorted(test_names) if test_names is not None else None}|{collected}")
-        report = self._cached(key)
+        key, report = self._lookup(data, path, given)
         if report is None:
             report = self._fresh(source, path, given)
             if self.hashes:  # entries carry unit hashes, so every front end can reuse them
@@ -223,6 +221,21 @@ class Analyzer:
 
                 self.cache.put(key, report_to_json(report))
         return report
+
+    def _lookup(self, data: bytes, path: str, given: HostInput) -> tuple[str, Optional[FileReport]]:
+        """The cache key for this host, and the report cached under it (or under the plain key, which every
+        front end shares, when what the host adds cannot change this file's report)."""
+        assert self.cache is not None
+        test_names, collected = given.test_names, given.collected
+        plain = self.cache.key(data, path, "None|False")
+        if test_names is None and not collected:
+            return plain, self._cached(plain)
+        if not collected:  # a runner's file with no tests collected from it: which tests it collected
+            report = self._cached(plain)  # changes nothing but for a test file
+            if report is not None and report.role != "test":
+                return plain, report
+        key = self.cache.key(data, path, f"{sorted(test_names) if test_names is not None else None}|{collected}")
+        return key, self._cached(key)
 
     def _cached(self, key: str) -> Optional[FileReport]:
         from .serialize import report_from_json

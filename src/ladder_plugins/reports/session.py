@@ -13,7 +13,7 @@ from ..catalogue import lookup
 from ..plugins import shown_rule_key
 from .sanitize import clean
 
-__all__ = ["session_summary"]
+__all__ = ["gate_line", "session_summary"]
 
 
 def _per_rule(events: list[Any]) -> list[str]:
@@ -27,10 +27,21 @@ def _per_rule(events: list[Any]) -> list[str]:
     return lines or ["  none"]
 
 
+def gate_line(failure: Any) -> str:
+    """``src/shop/pricing.py:4: LAD900 ...``: a gate failure where an editor and ``ladder check`` put it (a
+    file rule's event has its own line; one without a line is at 1)."""
+    event = failure.event
+    return f"{clean(event.path)}:{event.line or 1}: {clean(failure.text)}"
+
+
 def _hotspot_lines(state: Any) -> list[str]:
-    settings = state.settings
-    hot = [r for r in state.outcome.gate.recurrences if r.is_hotspot(settings)]
-    lines = [f"  {clean(r.path)}::{clean(r.unit or '')} {shown_rule_key(r.rule_key)}: {r.describe()}" for r in hot]
+    """This run's recurring hotspots as LAD900 gate lines, each at the run's first sighting of it."""
+    from ..history.gate import GateFailure, by_unit
+
+    first = {e.fingerprint: e for e in reversed(state.events)}
+    hot = [GateFailure(first[r.fingerprint], r, "hotspot") for r in state.outcome.gate.recurrences
+           if r.is_hotspot(state.settings) and r.fingerprint in first]
+    lines = [f"  {gate_line(failure)}" for group in by_unit(hot) for failure in group]
     return lines or ["  none"]
 
 
