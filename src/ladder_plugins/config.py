@@ -30,6 +30,7 @@ __all__ = [
     "HistorySettings",
     "Settings",
     "find_root",
+    "no_project",
     "toml_loads",
     "load_settings",
     "read_pyproject",
@@ -40,6 +41,8 @@ COUNT_MODES = ("edits", "runs")
 #: Where occurrences come from; "auto" (the default) is "both" inside a git work tree and "log" elsewhere.
 SOURCES = ("log", "git", "both")
 DEFAULT_SKIP_ROLES = ("generated", "vendor")
+#: what marks a project that has neither a pyproject.toml nor .git: flake8's, tox's or pytest's configuration
+_TOOL_FILES = ("setup.cfg", "tox.ini", ".flake8", "pytest.ini")
 
 Thresholds = Mapping[str, Mapping[str, Optional[float]]]
 
@@ -74,6 +77,9 @@ class Settings:
     root: Path
     config_file: Optional[Path] = None
     project_name: Optional[str] = None
+    #: False when no project was found from where the run started (see :func:`find_root`): ``root`` is then
+    #: only that directory, and no front end writes anything there (no history, no analysis cache)
+    in_project: bool = True
     paths: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     mode: str = "recurrence"
@@ -88,6 +94,8 @@ class Settings:
     base: Optional[str] = None
     #: names (or globs) of the project's own assertion helpers, counted by ``min_assertions``
     assertion_helpers: tuple[str, ...] = ()
+    #: whether ``ladder check`` text lists yellow (advisory) findings; they are counted either way
+    show_yellow: bool = False
 
     def replace(self, **changes: Any) -> "Settings":
         """A copy with some fields changed (command-line overrides); validates mode."""
@@ -186,22 +194,44 @@ def _plain_root(directory: Path) -> Optional[tuple[Path, Optional[Path]]]:
     return (directory, None) if (directory / ".git").exists() else None
 
 
+def _tool_root(directory: Path) -> Optional[Path]:
+    return directory if any((directory / name).is_file() for name in _TOOL_FILES) else None
+
+
+def _locate(start: Union[str, Path, None]) -> tuple[Path, Optional[Path], bool]:
+    """(root, its pyproject.toml, whether a project was found), as :func:`find_root` describes."""
+    begin = Path(start or Path.cwd()).resolve()
+    begin = begin.parent if begin.is_file() else begin
+    plain: Optional[tuple[Path, Optional[Path]]] = None
+    tool: Optional[Path] = None
+    for directory in (begin, *begin.parents):
+        configured = _configured_root(directory)
+        if configured:
+            return (*configured, True)
+        plain = plain or _plain_root(directory)
+        tool = tool or _tool_root(directory)
+    if plain:
+        return (*plain, True)
+    return (tool, None, True) if tool else (begin, None, False)
+
+
 def find_root(start: Union[str, Path, None] = None) -> tuple[Path, Optional[Path]]:
     """The project root and the pyproject.toml that configures it (DESIGN §5).
 
     The nearest directory upwards holding a pyproject.toml with ``[tool.ladder]``;
-    else the nearest holding a pyproject.toml or ``.git``; else ``start`` itself.
+    else the nearest holding a pyproject.toml or ``.git``; else the nearest holding
+    a ``setup.cfg``, ``tox.ini``, ``.flake8`` or ``pytest.ini`` (a project configured
+    for flake8, tox or pytest alone); else ``start`` itself, which is then in no
+    project (``Settings.in_project`` is false).
     """
-    start = Path(start or Path.cwd()).resolve()
-    if start.is_file():
-        start = start.parent
-    fallback: Optional[tuple[Path, Optional[Path]]] = None
-    for directory in (start, *start.parents):
-        configured = _configured_root(directory)
-        if configured:
-            return configured
-        fallback = fallback or _plain_root(directory)
-    return fallback or (start, None)
+    root, file, _ = _locate(start)
+    return root, file
+
+
+def no_project(root: Path) -> str:
+    """The one wording for a directory in no project, where nothing is written."""
+    return (f"{root} is in no project (no pyproject.toml, .git, setup.cfg, tox.ini, .flake8 or pytest.ini "
+            "there or above)")
 
 
 # ---------------------------------------------------------------------------
@@ -240,6 +270,12 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             raise self.fail(key, f"a number from {low} to {high}", value)
         return float(value)
+
+    def flag(self, table: Mapping[str, Any], key: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(key, "true or false", value)
+        return value
 
     def choice(self, table: Mapping[str, Any], key: str, default: str, choices: Iterable[str]) -> str:
         choices = tuple(choices)
@@ -291,7 +327,7 @@ def _show(value: Any) -> str:
 
 _TOP_KEYS = (
     "paths", "exclude", "mode", "base", "assertion_helpers", "history_dir", "yellow_ratio", "skip_roles",
-    "thresholds", "roles", "recurrence", "history",
+    "show_yellow", "thresholds", "roles", "recurrence", "history",
 )
 _MAX_LIMIT = 1_000_000
 
@@ -443,6 +479,7 @@ def settings_from_table(
         exclude=check.paths(ladder, "exclude", globs=True),
         history_dir=_history_dir(check, ladder),
         yellow_ratio=check.number(ladder, "yellow_ratio", 0.8, 0.0, 1.0),
+        show_yellow=check.flag(ladder, "show_yellow", False),
         skip_roles=_skip_roles(check, ladder),
         role_globs=_role_globs(file, ladder.get("roles", {})),
         thresholds=_thresholds(file, ladder.get("thresholds", {}), rules),
@@ -474,8 +511,8 @@ def load_settings(
         from .plugins import known_rules
 
         rules = {rule.key: rule for rule in known_rules()}
-    root, file = find_root(start)
+    root, file, found = _locate(start)
     if table is None:
         table = (_ladder_table(file) if file else None) or {}
     settings = settings_from_table(table, root, file or root / "pyproject.toml", rules)
-    return dataclasses.replace(settings, project_name=_project_name(file))
+    return dataclasses.replace(settings, project_name=_project_name(file), in_project=found)

@@ -191,11 +191,13 @@ class LadderChecker:
 
     @classmethod
     def _write_access(cls, use_cache: bool, owner: bool) -> Any:
-        """What this run may write; a problem is said once, by the run's first process, not per worker."""
+        """What this run may write; a problem is said once, by the run's first process, not per worker. Input
+        from stdin (an editor's buffer, not a file of the project) writes nothing: no history, no cache."""
         from .errors import WarnOnce
         from .history.preflight import check_write_access
 
-        access = check_write_access(cls.settings, record=cls.record and not cls.from_stdin, cache=use_cache)
+        keep = not cls.from_stdin
+        access = check_write_access(cls.settings, record=cls.record and keep, cache=use_cache and keep)
         cls.record = access.record
         if owner:
             for message in access.warnings:
@@ -240,7 +242,7 @@ class LadderChecker:
         if self.settings.mode != "advisory":
             errors += [(line, 0, text, type(self)) for line, text in _hotspots(events, gate, self.settings)]
             errors += [(f.event.line, 0, f.text, type(self)) for f in gate.failures if f.reason in ("new", "worse")]
-        return sorted(errors, key=lambda e: (e[0], e[2]))
+        return sorted(errors, key=lambda e: (e[0], e[2][:6]))  # stable: a unit's LAD900s in rule-code order
 
     def _decide(self, report: Any, record: bool) -> tuple[list[Any], Any]:
         """This file's events and gate decision (history before the run plus the file); records them."""
@@ -288,12 +290,11 @@ def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
     """(line, LAD900 text) for each fingerprint of this file that is a hotspot counting this run."""
     from .history.gate import GateFailure
 
+    from .history.gate import by_unit
+
     first = {e.fingerprint: e for e in reversed(events)}
-    return [
-        (first[rec.fingerprint].line, GateFailure(first[rec.fingerprint], rec, "hotspot").text)
-        for rec in gate.recurrences
-        if rec.is_hotspot(settings)
-    ]
+    hot = [GateFailure(first[rec.fingerprint], rec, "hotspot") for rec in gate.recurrences if rec.is_hotspot(settings)]
+    return [(failure.event.line, failure.text) for group in by_unit(hot) for failure in group]
 
 
 def _claim_run_id(env_name: str) -> bool:

@@ -4,14 +4,15 @@ They sit on a unit's ``def`` line (for file rules: on line 1 or a comment line o
 the module header). ``noqa`` follows flake8's syntax, so the same comment silences
 flake8's report and our history. ``ladder: ignore`` takes rule keys or codes and
 needs a reason; an ignore without a reason, or naming an unknown rule, suppresses
-nothing and is reported as LAD001.
+nothing and is reported as LAD001 (with the nearest known rule, for a near miss).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
-from typing import Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
 __all__ = ["Suppression", "parse_suppressions"]
 
@@ -43,15 +44,25 @@ def _noqa(comment: str, line: int) -> Optional[Suppression]:
     return Suppression(line, codes, "noqa")
 
 
-def _problem(codes: Mapping[str, Optional[str]], reason: str) -> Optional[str]:
-    """What is wrong with an ignore naming ``codes`` (name -> code or None), if anything."""
+def _unknown(name: str, known: Iterable[str]) -> str:
+    """An unknown rule's message: the nearest known key or code for a near miss (``params_maxx``,
+    ``lad1055``), else what a rule looks like."""
+    candidates = list(known)
+    near = difflib.get_close_matches(name, candidates, n=1) or difflib.get_close_matches(name.upper(), candidates, n=1)
+    advice = (f"did you mean {near[0]!r}?" if near
+              else "use a rule key such as 'cognitive_max' or a code such as 'LAD102'")
+    return f"unknown rule {name!r} in ignore[...]; {advice}"
+
+
+def _problem(codes: Mapping[str, Optional[str]], reason: str, known: Iterable[str]) -> Optional[str]:
+    """What is wrong with an ignore naming ``codes`` (name -> code or None), if anything; ``known``: the
+    rule keys and codes there are."""
     names = list(codes)
     unknown = [name for name, code in codes.items() if code is None]
     if not names:
         return "ignore[] names no rule; write ignore[rule_key] followed by a reason"
     if unknown:
-        return (f"unknown rule {unknown[0]!r} in ignore[...]; use a rule key such as "
-                "'cognitive_max' or a code such as 'LAD102'")
+        return _unknown(unknown[0], known)
     if not reason:
         return f"ignore[{', '.join(names)}] gives no reason; write the reason after the brackets"
     return None
@@ -63,7 +74,7 @@ def _ignore(comment: str, line: int, codes_by_name: Mapping[str, str]) -> Option
         return None
     codes = _codes_of(match.group("rules"), codes_by_name)
     reason = _reason(match.group("reason"))
-    return Suppression(line, frozenset(filter(None, codes.values())), reason, _problem(codes, reason))
+    return Suppression(line, frozenset(filter(None, codes.values())), reason, _problem(codes, reason, codes_by_name))
 
 
 def _reason(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NoReturn, Optional
 
 from ..errors import LadderError
 
@@ -22,13 +22,23 @@ __all__ = [
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 Command = Callable[[argparse.Namespace], int]
+_REQUIRED = "the following arguments are required: "  # argparse's wording of what is missing
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors exit with status 2 and one line that points at ``--help``."""
+    """Usage errors exit with status 2 and one line that points at the command's own ``--help``
+    (``ladder report --help``, not the list of commands); what is missing is named as it is written."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-        self.exit(EXIT_USAGE, f"ladder: error: {message} (see 'ladder --help')\n")
+    def error(self, message: str) -> NoReturn:
+        if message.startswith(_REQUIRED):
+            missing = ", ".join(self._written(name) for name in message[len(_REQUIRED):].split(", "))
+            message = f"{self.prog.partition(' ')[2] or self.prog} needs {missing}"
+        self.exit(EXIT_USAGE, f"ladder: error: {message} (see '{self.prog} --help')\n")
+
+    def _written(self, name: str) -> str:
+        """An option with its value as the usage line writes it (``--html FILE``); a positional as it is."""
+        action = self._option_string_actions.get(name.split("/")[0])
+        return f"{name} {action.metavar or action.dest.upper()}" if action is not None else name
 
 
 def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
@@ -37,9 +47,21 @@ def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.Argu
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def _jobs(text: str) -> int:
+    """``--jobs N``: a number of processes; 0 or a negative number is a mistake, not a way to say "the default"."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r} (leave --jobs "
+                                         "out for one per CPU)")
+    return count
+
+
 def add_paths(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: configured paths)")
-    parser.add_argument("--jobs", "-j", type=int, metavar="N", help="analyse in N processes (default: CPUs)")
+    parser.add_argument("--jobs", "-j", type=_jobs, metavar="N", help="analyse in N processes (default: CPUs)")
     parser.add_argument("--no-cache", action="store_true", help="ignore the analysis cache (also LADDER_NO_CACHE=1)")
 
 

@@ -2,7 +2,8 @@
 
 Checks the configuration (and where it was read from), the plugins pluggy loaded,
 the flake8 and pytest entry points, and the history's health. Every problem comes
-with its fix. Exit status 0 when nothing needs fixing, 1 otherwise.
+with its fix. Exit status 0 when nothing needs fixing, 1 otherwise. Running on the
+built-in defaults is a choice, not a fault: it is a note, which changes no exit status.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from ..catalogue import plural
 from .common import EXIT_FAILED, EXIT_OK, command
 
 __all__ = ["Diagnosis", "diagnose", "doctor_text", "doctor_json", "add_parsers", "COMMANDS"]
@@ -25,27 +27,44 @@ class Diagnosis:
     entry_points: dict[str, bool] = field(default_factory=dict)
     history: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
+    #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
+    notes: list[str] = field(default_factory=list)
 
     def problem(self, what: str, fix: str) -> None:
         self.problems.append({"problem": what, "fix": fix})
 
 
 def _check_config(diag: Diagnosis, start: Path) -> Optional[Any]:
-    from ..config import load_settings
+    from ..config import load_settings, no_project
     from ..errors import LadderError
 
     try:
         settings = load_settings(start)
     except LadderError as exc:
         diag.config = {"valid": False, "error": str(exc)}
-        diag.problem(f"configuration: {exc}", "correct the file and key named above (see README, Configuration)")
+        diag.problem(f"configuration: {exc}",
+                     "correct the file and key named above ('ladder explain LAD000' says what is checked)")
         return None
-    source = str(settings.config_file) if settings.config_file and settings.config_file.exists() else None
-    diag.config = {"valid": True, "root": str(settings.root), "file": source, "mode": settings.mode}
-    if source is None:
-        diag.problem("no [tool.ladder] table found; built-in defaults are used",
-                     "add [tool.ladder] with paths = [...] to pyproject.toml to say what to analyse")
+    source = _table_file(settings)
+    diag.config = {"valid": True, "root": str(settings.root), "in_project": settings.in_project, "file": source,
+                   "mode": settings.mode}
+    if source is None:  # no pyproject.toml, or one without the table: the same defaults, the same verdict
+        diag.notes.append("no [tool.ladder] table: the built-in defaults are used; 'ladder init' writes a "
+                          "starter table (paths, roles) to pyproject.toml")
+    if not settings.in_project:
+        diag.notes.append(f"{no_project(settings.root)}: nothing is recorded or cached here")
     return settings
+
+
+def _table_file(settings: Any) -> Optional[str]:
+    """The file the ``[tool.ladder]`` table was read from; ``None`` when there is no table to read."""
+    from ..config import read_pyproject
+
+    file = settings.config_file
+    if file is None or not file.is_file():
+        return None
+    tool = read_pyproject(file).get("tool")
+    return str(file) if isinstance(tool, dict) and "ladder" in tool else None
 
 
 def _check_plugins(diag: Diagnosis) -> None:
@@ -107,7 +126,7 @@ def _check_kept_aside(diag: Diagnosis, settings: Any) -> None:
     diag.history["kept_aside"] = kept
     if kept:
         shown = ", ".join(kept[:5]) + (f" and {len(kept) - 5} more" if len(kept) > 5 else "")
-        diag.problem(f"{len(kept)} damaged file(s) kept aside: {shown}",
+        diag.problem(f"{plural(len(kept), 'damaged file')} kept aside: {shown}",
                      "look at them to see what damaged them, then delete them yourself (ladder never does)")
 
 
@@ -116,7 +135,7 @@ def diagnose(start: Path) -> Diagnosis:
     settings = _check_config(diag, start)
     _check_plugins(diag)
     _check_entry_points(diag)
-    if settings is not None:
+    if settings is not None and settings.in_project:
         _check_history(diag, settings)
     return diag
 
@@ -133,13 +152,17 @@ def _history_line(h: dict[str, Any]) -> list[str]:
             f"{h.get('skipped_lines', 0)} unreadable lines, schema {h.get('schema_version', '-')}"]
 
 
+def _config_line(cfg: dict[str, Any]) -> str:
+    if not cfg.get("valid"):
+        return "configuration: INVALID"
+    source = f"read from {cfg['file']}" if cfg.get("file") else "built-in defaults (no [tool.ladder] table)"
+    return f"configuration: valid, {source}"
+
+
 def doctor_text(diag: Diagnosis) -> str:
-    cfg = diag.config
-    source = f", read from {cfg['file']}" if cfg.get("file") else ""
-    lines = [f"configuration: {'valid' if cfg.get('valid') else 'INVALID'}{source}",
-             f"plugins: {', '.join(diag.plugins) or '-'}"]
+    lines = [_config_line(diag.config), f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
-    lines += _history_line(diag.history) + [""]
+    lines += _history_line(diag.history) + [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))
 

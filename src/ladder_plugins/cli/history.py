@@ -7,28 +7,36 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from ..catalogue import plural
 from ..errors import LadderError
 from .common import EXIT_OK, Parser, command, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
-_EXAMPLES = (
-    "  ladder history stats                       size, events, oldest/newest, unreadable lines\n"
-    "  ladder history prune                       apply retention and the size cap now\n"
-    "  ladder history rebuild                     rebuild summaries.json from the log\n"
-    "  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)"
-)
+#: each action's help and examples; the group's --help lists every action's examples
+_ACTION_HELP = {
+    "stats": ("size, events, oldest/newest, unreadable lines, schema",
+              "  ladder history stats                       size, events, oldest/newest, unreadable lines"),
+    "prune": ("apply retention and the size cap now",
+              "  ladder history prune                       apply retention and the size cap now"),
+    "rebuild": ("rebuild summaries.json from the log and folded.json",
+                "  ladder history rebuild                     rebuild summaries.json from the log"),
+    "combine": ("merge other events.jsonl files into this project's log",
+                "  ladder history combine ci-*/events.jsonl   merge logs from CI runners (dedupe by event_id)\n"
+                "  ladder history combine --force other/events.jsonl   also records of another project"),
+}
+#: the actions that write the history: refused where no project was found, rather than writing a .ladder there
+_WRITING = ("prune", "rebuild", "combine")
 
 
 def add_parsers(sub: Any) -> None:
-    history = command(sub, "history", "maintain the history", _EXAMPLES)
+    examples = "\n".join(example for _, example in _ACTION_HELP.values())
+    history = command(sub, "history", "maintain the history", examples)
     actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
-    actions.add_parser("stats", help="size, events, oldest/newest, unreadable lines, schema")
-    actions.add_parser("prune", help="apply retention and the size cap now")
-    actions.add_parser("rebuild", help="rebuild summaries.json from the log and folded.json")
-    combine = actions.add_parser("combine", help="merge other events.jsonl files into this project's log")
-    combine.add_argument("files", nargs="+", metavar="FILE")
-    combine.add_argument("--force", action="store_true", help="combine records of another project too")
+    parsers = {name: command(actions, name, help_text, example)
+               for name, (help_text, example) in _ACTION_HELP.items()}
+    parsers["combine"].add_argument("files", nargs="+", metavar="FILE", help="events.jsonl files of other runs")
+    parsers["combine"].add_argument("--force", action="store_true", help="combine records of another project too")
 
 
 def _stats(store: Any, args: argparse.Namespace) -> None:
@@ -46,8 +54,8 @@ def _stats(store: Any, args: argparse.Namespace) -> None:
 
 def _combine(store: Any, args: argparse.Namespace) -> None:
     added, duplicates, unreadable = store.combine([Path(f) for f in args.files], force=args.force)
-    print(f"combined {len(args.files)} file(s): {added} new events, {duplicates} duplicates skipped, "
-          f"{unreadable} unreadable lines skipped")
+    print(f"combined {plural(len(args.files), 'file')}: {plural(added, 'new event')}, "
+          f"{plural(duplicates, 'duplicate')} skipped, {plural(unreadable, 'unreadable line')} skipped")
 
 
 def _prune(store: Any, args: argparse.Namespace) -> None:
@@ -83,10 +91,14 @@ _ACTIONS = {"stats": _stats, "combine": _combine, "prune": _prune, "rebuild": _r
 
 
 def _history(args: argparse.Namespace) -> int:
-    from ..config import load_settings
+    from ..config import load_settings, no_project
     from ..history.store import HistoryStore
 
-    store = HistoryStore(load_settings(Path.cwd()), warn=warn)
+    settings = load_settings(Path.cwd())
+    if args.action in _WRITING and not settings.in_project:
+        raise LadderError(f"{no_project(settings.root)}: no history is kept here, so there is nothing to "
+                          f"{args.action}; run it from inside the project")
+    store = HistoryStore(settings, warn=warn)
     _ACTIONS[args.action](store, args)
     return EXIT_OK
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from ..catalogue import plural
 from ..errors import LadderError
 from ..ladderdir.paths import inside
 from .common import EXIT_FAILED, EXIT_OK, add_paths, analyse, command, settings_of
@@ -38,8 +39,12 @@ class SuppressPlan:
 
 
 def check_reason(reason: str) -> str:
+    """The reason as written into each comment; an ignore without one would suppress nothing (LAD001)."""
     reason = reason.strip()
-    if not reason or "\n" in reason or "\r" in reason or re.search(r"\s#\s", reason):
+    if not reason:
+        raise LadderError("--reason: a reason is required: say why these violations stay, in one line "
+                          "(--reason 'legacy, tracked in #123')")
+    if "\n" in reason or "\r" in reason or re.search(r"\s#\s", reason):
         raise LadderError("--reason must be one line of text without ' # ' (that would start another comment)")
     return reason
 
@@ -147,7 +152,7 @@ def _diff(rel: str, before: bytes, after: bytes) -> list[str]:
 
 
 def _written(rel: str, targets: dict[int, list[str]]) -> str:
-    return f"suppressed {sum(len(keys) for keys in targets.values())} violation(s) in {rel}\n"
+    return f"suppressed {plural(sum(len(keys) for keys in targets.values()), 'violation')} in {rel}\n"
 
 
 Recheck = Callable[[str, bytes], Any]  # (path, new text) -> the FileReport of the analysis
@@ -239,17 +244,22 @@ _EXAMPLES = (
 def add_parsers(sub: Any) -> None:
     suppress = command(sub, "suppress", "write '# ladder: ignore[rule] reason' on current violations", _EXAMPLES)
     add_paths(suppress)
-    suppress.add_argument("--reason", required=True, help="why: written into each comment")
+    suppress.add_argument("--reason", required=True, metavar="TEXT", help="why: written into each comment")
     suppress.add_argument("--rule", help="only this rule (key or code)")
     suppress.add_argument("--dry-run", action="store_true", help="show the diff, write nothing")
     suppress.add_argument("--force", action="store_true", help="suppress recurring hotspots too")
 
 
 def _rule(name: Optional[str]) -> Any:
+    """The rule ``--rule`` names; ``None`` when it is not given. Given empty, it names no rule: an error, never
+    "every rule"."""
     from ..plugins import known_rules
     from ..reports.explain import find_rule
 
-    return find_rule(name, known_rules()) if name else None
+    if name is not None and not name.strip():
+        raise LadderError("--rule: no rule named; give a rule key or code (ladder explain --list), or leave "
+                          "--rule out for every rule")
+    return find_rule(name.strip(), known_rules()) if name is not None else None
 
 
 def _hotspots(args: argparse.Namespace, settings: Any, result: Any, access: Any, sink: Any) -> set[str]:
@@ -266,11 +276,11 @@ def _hotspots(args: argparse.Namespace, settings: Any, result: Any, access: Any,
 
 
 def _suppress(args: argparse.Namespace) -> int:
-    reason = check_reason(args.reason)
+    reason, rule = check_reason(args.reason), _rule(args.rule)  # usage errors before any analysis
     settings = settings_of(args)
     result, access, sink = analyse(args, settings)
     hot = _hotspots(args, settings, result, access, sink)
-    plan = plan_suppressions(result, hot, _rule(args.rule), args.force)
+    plan = plan_suppressions(result, hot, rule, args.force)
     done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run,
                                         recheck=_recheck(settings))
     sys.stdout.write("".join(done))

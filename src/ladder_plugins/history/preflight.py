@@ -5,7 +5,9 @@ cache. A full disk, a read-only checkout, missing permissions or a symlink leadi
 out of the project would make every write fail, file after file and worker after
 worker. Checking once, before the run, turns that into one warning and a run that
 reads what it can and writes nothing; its lint or test result is unchanged. A fault
-that only appears during the run is still caught where it happens.
+that only appears during the run is still caught where it happens. Outside any
+project (no root was found) nothing is written at all: a ``.ladder`` in whatever
+directory a command happened to run in is clutter nobody asked for.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from ..config import Settings
+from ..config import Settings, no_project
 from ..ladderdir.paths import first_outside, make_dirs
 
 __all__ = ["WriteAccess", "check_write_access", "no_space"]
@@ -126,6 +128,10 @@ def check_write_access(settings: Settings, *, record: bool, cache: bool) -> Writ
     """Probe the history (if ``record``) and the cache (if ``cache`` and not ``LADDER_NO_CACHE``) once."""
     from ..analysis.cache import cache_disabled_by_env
 
+    if not settings.in_project:  # said only to a run that meant to record; a cache nobody sees is no loss
+        said = (f"{no_project(settings.root)}; history not recorded, analysis cache not used ('ladder init' "
+                "makes it a project)")
+        return WriteAccess(False, False, (said,) if record else ())
     cache = cache and not cache_disabled_by_env()
     history = _history_problem(settings) if record else None
     cached = _cache_problem(settings) if cache else None

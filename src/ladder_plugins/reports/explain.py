@@ -1,7 +1,9 @@
 """``ladder explain RULE_OR_CODE``: what a rule measures, how, its limits, its source.
 
 The counting rules are the section of the packaged ``metrics.md`` for the rule's
-metric, the same text the README links to: there is one definition, not two.
+metric, the same text the README links to: there is one definition, not two. What
+``explain`` points to is that shipped section or an outside source's address, never
+the README, which is not installed with the package.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from ..catalogue import ROLES, Rule
 from ..errors import LadderError
 
 __all__ = ["explain", "find_rule", "rule_list"]
+
+#: the shipped document of counting rules, as a reader of ``explain`` finds it in the installed package
+_DOC = "ladder_plugins/metrics.md"
 
 
 def find_rule(name: str, rules: Sequence[Rule]) -> Rule:
@@ -60,8 +65,17 @@ def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None)
     counting = counting_rules(rule.metric or rule.key)
     if counting:
         lines += [counting, ""]
-    lines.append(f"definition: {rule.reference}")
+    lines.append(f"definition: {_definition(rule, counting)}")
     return "\n".join(lines)
+
+
+def _definition(rule: Rule, counting: str) -> str:
+    """Where the definition is: an outside source by its address; else the shipped section printed above,
+    by its title (a built-in reference to a file of the repository would not exist where this is read)."""
+    if rule.reference.startswith(("https://", "http://")) or not counting:
+        return rule.reference  # an outside source, or a plugin's own reference
+    title = counting.splitlines()[0].lstrip("# ").split(" (")[0]
+    return f'{_DOC}, section "{title}" (printed above)'
 
 
 def rule_list(rules: Sequence[Rule]) -> str:
