@@ -80,4 +80,4 @@ def test_the_tox_environment_runs_the_gate(fresh):
     config.read_string(recipe("tox"))
     command = config["testenv:ladder"]["commands"].replace("{posargs}", "").strip()
     done = _run(command, fresh)
-    assert done.returncode == 1 and "LAD900 recurring hotspot" in done.stdout
+    assert done.returncode == 1 and "LAD900 [hotspot]" in done.stdout and ": recurring hotspot for " in done.stdout

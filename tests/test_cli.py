@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -70,13 +71,13 @@ def test_check_exit_status_and_output(project):
     done = run(["check", "--mode", "strict"], project)
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "src/shop/pricing.py"
-    assert any("LAD102" in line and "cognitive complexity of 'price'" in line for line in lines)
+    assert all(re.fullmatch(r"[\w/.]+:\d+:1: LAD\d{3} \[red\] .+ \[\w+\]", line) for line in lines[:-2]), lines
+    assert any("LAD102 [red] cognitive complexity of 'price'" in line for line in lines)
     assert any("LAD108" in line and "'test_shipping_is_called'" in line for line in lines)
-    assert lines[-1].startswith("FAILED: 4 red violations;")
+    assert lines[-1].startswith("FAILED: 4 red violations (4 red, ")
     assert run(["check", "--mode", "advisory"], project).returncode == 0
     first = run(["check"], project)  # recurrence mode: a first sighting is not a hotspot
-    assert first.returncode == 0 and first.stdout.splitlines()[-1].startswith("passed: 4 red")
+    assert first.returncode == 0 and first.stdout.splitlines()[-1].startswith("passed: no recurring hotspots (4 red")
     assert run(["check", "--mode", "strict", "src/shop/__init__.py"], project).returncode == 0
 
 
@@ -133,10 +134,11 @@ def test_the_loop_end_to_end(project):
     _edit(pricing, "amount -= coupon.amount\n", "amount -= min(coupon.amount, amount)\n")
     third = run(["check"], project, LADDER_NOW="2026-11-02T10:00:00Z")
     assert third.returncode == 1, third.stdout
-    assert "recurring hotspot: cognitive complexity of 'price' is 25 (> 15), survived 2 edits over 2 days" in third.stdout
-    assert "first seen 2026-11-01, last seen 2026-11-02" in third.stdout
-    assert "test_shipping_is_called" not in third.stdout.split("recurring hotspots")[1]
-    assert third.stdout.splitlines()[-1].startswith("FAILED: 3 recurring hotspots")
+    entries = [line for line in third.stdout.splitlines() if " LAD900 " in line]
+    assert entries == ["src/shop/pricing.py:1:1: LAD900 [hotspot] 'price': recurring hotspot for cyclomatic 12 > 10, "
+                       "cognitive 25 > 15, ABC 20.32 > 17; survived 2 edits over 2 days "
+                       "(first seen 2026-11-01, last seen 2026-11-02)"]  # one entry for the unit, every rule in it
+    assert third.stdout.splitlines()[-1].startswith("FAILED: 1 recurring hotspot (")
     lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
     gate_fails = [json.loads(line) for line in lines if '"gate-fail"' in line]
     assert {e["rule_key"] for e in gate_fails} == {"cyclomatic_max", "cognitive_max", "abc_max"}
@@ -196,7 +198,7 @@ def test_history_commands(project, tmp_path):
     lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
     other.write_text(lines[0] + "\n" + lines[0].replace('"event_id":"', '"event_id":"b') + "\n")
     combined = run(["history", "combine", str(other)], project)
-    assert combined.returncode == 0 and "1 new events, 1 duplicates skipped" in combined.stdout
+    assert combined.returncode == 0 and "combined 1 file: 1 new event, 1 duplicate skipped" in combined.stdout
     assert run(["history", "rebuild"], project).stdout.startswith("rebuilt ")
     assert run(["history", "prune"], project).returncode == 0
     missing = run(["history", "combine", "nope.jsonl"], project)

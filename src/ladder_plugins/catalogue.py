@@ -21,6 +21,7 @@ __all__ = [
     "CONFIGURATION",
     "UNKNOWN_RULE",
     "lookup",
+    "plural",
 ]
 
 ROLES = ("app", "test", "library", "script", "generated", "vendor")
@@ -67,23 +68,49 @@ class Rule:
     reference: str
     defaults: Mapping[str, Limit] = field(default_factory=lambda: _limits(None, None, None, None))
     source: str = "built-in-metric"
+    #: the metric in a few letters, for a list of several (``cyclomatic 12 > 10, ABC 21.5 > 17``)
+    short: str = ""
+    #: what the value counts, said after it (``1037 lines``); empty for a plain number
+    measure: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.short or self.key
 
     def message(
-        self, unit: Optional[str], actual: float, limit: Optional[float], detail: Optional[str] = None
+        self, unit: Optional[str], actual: float, limit: Optional[float], detail: Optional[str] = None,
+        *, path: Optional[str] = None,
     ) -> str:
-        """The human message, without the code: names the unit, the value and the limit."""
-        value = _number(actual)
+        """The human message, without the code: names the unit (or the file, by its name, from ``path``), the
+        value and the limit."""
+        subject = _subject(unit, path)
         if self.kind == "meta":
-            return f"{self.what} on {_subject(unit)}" + (f": {detail}" if detail else "")
+            return f"{self.what} on {subject}" + (f": {detail}" if detail else "")
+        value = _number(actual) + (f" {self.measure}" if self.measure else "")
+        return f"{self.what} of {subject} is {value} ({self.bound(actual, limit)})"
+
+    def bound(self, actual: Optional[float], limit: Optional[float]) -> str:
+        """``> 10``, ``< 1``, or ``limit 5`` for a value in the yellow band (close to the limit, not over)."""
         if self.kind == "min":
-            return f"{self.what} of {_subject(unit)} is {value} (< {_number(limit)})"
-        if limit is not None and actual <= limit:  # yellow band: close to the limit, not over
-            return f"{self.what} of {_subject(unit)} is {value} (limit {_number(limit)})"
-        return f"{self.what} of {_subject(unit)} is {value} (> {_number(limit)})"
+            return f"< {_number(limit)}"
+        if limit is not None and actual is not None and actual <= limit:
+            return f"limit {_number(limit)}"
+        return f"> {_number(limit)}"
+
+    def brief(self, actual: Optional[float], limit: Optional[float]) -> str:
+        """``cyclomatic 12 > 10``: the value against its limit in a few words, for a list of several."""
+        return f"{self.label} {_number(actual)} {self.bound(actual, limit)}"
 
 
-def _subject(unit: Optional[str]) -> str:
-    return f"'{unit}'" if unit else "the file"
+def _subject(unit: Optional[str], path: Optional[str] = None) -> str:
+    if unit:
+        return f"'{unit}'"
+    return f"'{path.rpartition('/')[2]}'" if path else "the file"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 file``, ``2 files``: the one place counts are worded."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _number(value: Optional[float]) -> str:
@@ -106,26 +133,28 @@ _BUILTIN = (
         "ladder-plugins cannot run",
         "The configuration ([tool.ladder] or the front end's options) is invalid; "
         "the message says which file and key, and what is expected.",
-        "README.md#configuration",
+        _DOC,
     ),
     Rule(
         "LAD001", "suppression", "meta", "unit", None, "meta",
         "invalid suppression",
         "A '# ladder: ignore[...]' comment must name known rules and give a reason "
         "after the brackets; otherwise it suppresses nothing and is reported itself.",
-        "README.md#suppressing",
+        _DOC,
     ),
     Rule(
         "LAD101", "cyclomatic_max", "complexity", "unit", "cyclomatic", "max",
         "cyclomatic complexity",
         "McCabe cyclomatic complexity: 1 + decision points, counted by radon's rules.",
         _CC, _limits(10, 5, 10, 15),
+        short="cyclomatic",
     ),
     Rule(
         "LAD102", "cognitive_max", "complexity", "unit", "cognitive", "max",
         "cognitive complexity",
         "SonarSource cognitive complexity: breaks in linear flow, weighted by nesting.",
         _SONAR, _limits(15, 8, 15, 25),
+        short="cognitive",
     ),
     Rule(
         "LAD103", "abc_max", "complexity", "unit", "abc", "max",
@@ -133,12 +162,14 @@ _BUILTIN = (
         "sqrt(A^2 + B^2 + C^2) of assignments, branches (calls) and conditions, "
         "counted as RuboCop Metrics/AbcSize counts.",
         _ABC, _limits(17, 25, 17, 30),
+        short="ABC",
     ),
     Rule(
         "LAD104", "function_lines_max", "size", "unit", "function_lines", "max",
-        "body length in lines",
+        "body length",
         "Non-blank, non-comment lines of the body, docstring excluded.",
         _DOC, _limits(50, 60, 50, 100),
+        short="body lines", measure="lines",
     ),
     Rule(
         "LAD105", "params_max", "interface", "unit", "params", "max",
@@ -146,18 +177,21 @@ _BUILTIN = (
         "Named parameters (positional-only, ordinary, keyword-only); self/cls and "
         "*args/**kwargs excluded.",
         _DOC, _limits(5, 8, 5, 8),
+        short="parameters",
     ),
     Rule(
         "LAD106", "nesting_max", "complexity", "unit", "nesting", "max",
         "nesting depth",
         "Deepest nesting of control blocks (if, for, while, try, with, match).",
         _DOC, _limits(4, 3, 4, 5),
+        short="nesting",
     ),
     Rule(
         "LAD107", "file_lines_max", "size", "file", "file_lines", "max",
-        "file length in lines",
+        "file length",
         "Physical lines in the file.",
         _DOC, _limits(1000, 1500, 1000, 2000),
+        short="file lines", measure="lines",
     ),
     Rule(
         "LAD108", "min_assertions", "test-quality", "unit", "assertions", "min",
@@ -165,24 +199,28 @@ _BUILTIN = (
         "Assertions in a test function: assert statements, pytest.raises/warns/"
         "deprecated_call, unittest assert*/fail* and mock assert_* calls.",
         _DOC, _limits(None, 1, None, None),
+        short="assertions",
     ),
     Rule(
         "LAD111", "exported_params_max", "interface", "exported-unit", "params", "max",
         "number of parameters of public API",
         "Parameters of a public unit in library code (stricter than params_max).",
         _DOC, _limits(None, None, 4, None),
+        short="public parameters",
     ),
     Rule(
         "LAD112", "exported_cyclomatic_max", "complexity", "exported-unit", "cyclomatic", "max",
         "cyclomatic complexity of public API",
         "Cyclomatic complexity of a public unit in library code.",
         _CC, _limits(None, None, 8, None),
+        short="public cyclomatic",
     ),
     Rule(
         "LAD113", "exported_lines_max", "size", "exported-unit", "function_lines", "max",
         "body length of public API",
         "Body lines of a public unit in library code.",
         _DOC, _limits(None, None, 40, None),
+        short="public body lines", measure="lines",
     ),
     Rule(
         "LAD114", "maintainability_min", "maintainability", "file", "maintainability", "min",
@@ -190,6 +228,7 @@ _BUILTIN = (
         "radon's maintainability index of the file (0-100; rank A above 19, B 10-19, C 9 and below); "
         "off until a limit is set.",
         _MI,
+        short="maintainability",
     ),
 )
 
@@ -199,7 +238,7 @@ GATE = Rule(
     "This violation kept coming back on code that kept being edited: it crossed "
     "the hotspot threshold (recurrence.hotspot_min_count occurrences on "
     "recurrence.hotspot_min_days distinct days).",
-    "README.md#the-recurrence-gate",
+    _DOC,
 )
 
 NEW_CODE = Rule(
@@ -208,7 +247,7 @@ NEW_CODE = Rule(
     "In mode new: a red violation in a unit that did not violate that rule at the base "
     "commit (--base, default the merge base with the default branch), or that got worse "
     "than it was there.",
-    "README.md#new-code-gating-mode-new",
+    _DOC,
 )
 
 CONFIGURATION = _BUILTIN[0]

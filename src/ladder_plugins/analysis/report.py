@@ -42,7 +42,7 @@ class Violation:
 
     @property
     def message(self) -> str:
-        return self.rule.message(self.unit, self.actual, self.limit, self.detail)
+        return self.rule.message(self.unit, self.actual, self.limit, self.detail, path=self.path)
 
     @property
     def text(self) -> str:

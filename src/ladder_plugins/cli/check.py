@@ -23,6 +23,9 @@ _CHECK_EXAMPLES = (
     "  ladder check --format github        annotations in a GitHub Actions job\n"
     "  ladder check --format gitlab --output gl-code-quality-report.json   GitLab Code Quality\n"
     "  ladder check --no-record            decide the gate without recording this run\n"
+    "  ladder check --show-yellow          list the yellow (advisory) findings too\n"
+    "  ladder check --top 10 --group       the worst 10 units, under a header per file\n"
+    "  ladder check -q                     the verdict only\n"
     "exit status: 0 passed, 1 gate failed, 2 usage or configuration error"
 )
 
@@ -38,6 +41,24 @@ def add_parsers(sub: Any) -> None:
     check.add_argument("--base", metavar="REF", help="the base of --mode new (default: [tool.ladder] base, else "
                                                      "the merge base with the default branch)")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
+    text = check.add_argument_group("text output")
+    text.add_argument("--show-yellow", action="store_true", default=None,
+                      help="list yellow (advisory) findings too (also [tool.ladder] show_yellow = true)")
+    text.add_argument("--severity", choices=("red", "yellow"), help="list the findings of this severity only")
+    text.add_argument("--top", type=_positive, metavar="N", help="list the findings of the worst N units only")
+    text.add_argument("--group", action="store_true", help="group the findings under a header per file")
+    text.add_argument("--quiet", "-q", action="store_true", help="print the verdict only")
+
+
+def _positive(text: str) -> int:
+    """``--top N``: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
 
 
 def _metrics(args: argparse.Namespace) -> int:
@@ -59,7 +80,7 @@ def _check(args: argparse.Namespace) -> int:
     evidence = git_evidence(args, settings, access, warn, run)
     recorder = Recorder(settings, run, warn, evidence, read=past.read)
     outcome = recorder.violations(result.violations, record=access.record)
-    emit(_check_output(args.format, result, outcome, settings, run), args.output)
+    emit(_check_output(args, result, outcome, settings, run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
 
 
@@ -101,12 +122,14 @@ def git_evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any
     return evidence
 
 
-def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) -> str:
+def _check_output(args: argparse.Namespace, result: Any, outcome: Any, settings: Any, run: Any) -> str:
     from .. import __version__
     from ..plugins import known_rules
-    from ..reports.check import check_json, check_markdown, check_text
+    from ..reports.check import check_json, check_markdown
+    from ..reports.findings import check_text
     from ..reports.sarif import check_sarif
 
+    fmt = args.format
     if fmt == "sarif":
         return check_sarif(result, outcome, known_rules(), __version__)
     if fmt in ("github", "gitlab"):
@@ -115,8 +138,22 @@ def _check_output(fmt: str, result: Any, outcome: Any, settings: Any, run: Any) 
 
         return (check_github if fmt == "github" else check_gitlab)(result, outcome)
     if fmt == "text":
-        return check_text(result, outcome, settings)
+        return check_text(result, outcome, settings, _text_options(args, settings))
     return (check_json if fmt == "json" else check_markdown)(result, outcome, settings, run)
+
+
+def _text_options(args: argparse.Namespace, settings: Any) -> Any:
+    """The text's options from the command line, ``show_yellow`` from the configuration; colour only on a
+    terminal (never into ``--output``)."""
+    import sys
+
+    from ..reports.findings import TextOptions
+    from ..reports.terminal import Style, wants_colour
+
+    colour = not args.output and wants_colour(sys.stdout)
+    show = settings.show_yellow if args.show_yellow is None else args.show_yellow
+    return TextOptions.of(show_yellow=show, severity=args.severity, quiet=args.quiet, top=args.top,
+                          group=args.group, style=Style(colour))
 
 
 COMMANDS = {"metrics": _metrics, "check": _check}

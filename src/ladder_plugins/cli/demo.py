@@ -37,7 +37,7 @@ def check_project(root: Path, now: str) -> tuple[int, str, object]:
     from ..config import load_settings
     from ..history.recorder import record_run
     from ..history.run import RunContext
-    from ..reports.check import check_text
+    from ..reports.findings import check_text
 
     settings = load_settings(root)
     result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)

@@ -21,7 +21,7 @@ from .aggregate import Aggregate
 from .events import Event
 from .recurrence import Recurrence, recurrence_of, rule_kind
 
-__all__ = ["Gate", "GateFailure", "GateResult", "decide"]
+__all__ = ["Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice"]
 
 
 @dataclass(frozen=True)
@@ -55,23 +55,39 @@ class GateFailure:
     def violation(self) -> str:
         """``cognitive complexity of 'f' is 30 (> 15)``; ``(< 1)`` for a minimum rule."""
         e = self.event
-        rule = lookup(e.rule_key) or _plugin_rule(e.rule_key)
+        rule = _rule(e.rule_key)
         if rule is not None and e.actual is not None:
-            return rule.message(e.unit_name, e.actual, e.limit)
-        unit = f"'{e.unit_name}'" if e.unit_name else "the file"
-        return f"{e.rule_key} of {unit} is {_num(e.actual)} (limit {_num(e.limit)})"
+            return rule.message(e.unit_name, e.actual, e.limit, path=e.path)
+        return f"{e.rule_key} of {self.subject} is {_num(e.actual)} (limit {_num(e.limit)})"
+
+    @property
+    def subject(self) -> str:
+        """``'price'``, or the file by its name (``'models.py'``) for a file rule."""
+        e = self.event
+        return f"'{e.unit_name}'" if e.unit_name else f"'{e.path.rpartition('/')[2]}'"
+
+    @property
+    def measured(self) -> str:
+        """``cyclomatic 12 > 10``: the value against its limit, short, for a unit's list of rules."""
+        e = self.event
+        rule = _rule(e.rule_key)
+        return rule.brief(e.actual, e.limit) if rule is not None else f"{e.rule_key} {_num(e.actual)} > {_num(e.limit)}"
+
+    @property
+    def advice(self) -> str:
+        """What to do about it, and where its suppression goes (a file rule's is not on a def line)."""
+        return advice(file_rule=self.event.unit_name is None, keys=self.event.rule_key)
 
     @property
     def message(self) -> str:
-        r, base = self.recurrence, (self.base or "")[:12]
+        base = (self.base or "")[:12]
         if self.reason == "strict":
             return f"{self.violation} (strict mode)"
         if self.reason == "new":
             return f"{NEW_CODE.what}: {self.violation}, not violated at the base {base}"
         if self.reason == "worse":
             return f"worse violation: {self.violation}, was {_num(self.base_actual)} at the base {base}"
-        return (f"{GATE.what}: {self.violation}, {r.describe()} (first seen {_day(r.first_seen)}, "
-                f"last seen {_day(r.last_seen)})")
+        return hotspot_message([self])
 
     @property
     def text(self) -> str:
@@ -95,10 +111,61 @@ class GateResult:
         return None
 
 
-def _plugin_rule(key: str) -> Any:
+def _rule(key: str) -> Any:
+    """The rule of ``key``: built-in, or a plugin's; ``None`` for a key no installed rule has."""
+    rule = lookup(key)
+    if rule is not None:
+        return rule
     from ..plugins import known_rules
 
     return next((rule for rule in known_rules() if rule.key == key), None)
+
+
+def hotspot_message(failures: Sequence[GateFailure]) -> str:
+    """One unit's recurring hotspot, every rule it breaks in one line: ``'price': recurring hotspot for
+    cyclomatic 12 > 10, ABC 21.5 > 17; survived 2 edits over 2 days (first seen .., last seen ..)``.
+    Rules that recurred differently each say their own count."""
+    recs = [f.recurrence for f in failures]
+    first, last = _span([r.first_seen for r in recs], [r.last_seen for r in recs])
+    return f"{failures[0].subject}: {GATE.what} for {_rules_said(failures)} (first seen {first}, last seen {last})"
+
+
+def _rules_said(failures: Sequence[GateFailure]) -> str:
+    """``cyclomatic 12 > 10, ABC 21.5 > 17; survived 2 edits over 2 days``, each rule with its own count where
+    they differ."""
+    said = {f.recurrence.describe() for f in failures}
+    if len(said) == 1:
+        return ", ".join(f.measured for f in failures) + f"; {said.pop()}"
+    return ", ".join(f"{f.measured} ({f.recurrence.describe()})" for f in failures)
+
+
+def _span(firsts: Sequence[Optional[str]], lasts: Sequence[Optional[str]]) -> tuple[str, str]:
+    """The earliest first day and the latest last day of several recurrences."""
+    return _day(min(filter(None, firsts), default=None)), _day(max(filter(None, lasts), default=None))
+
+
+def advice(*, file_rule: bool, keys: str = "rule_key") -> str:
+    """What to do about a recurring hotspot, and where its suppression goes: on a unit's def line, or for a
+    file rule in the module header."""
+    ignore = f"# ladder: ignore[{keys}] why"
+    if file_rule:
+        return ("bring the file within the limit (split it), or suppress it in the module header (line 1, or a "
+                f"comment line above the first statement) with a reason: {ignore}")
+    return f"refactor the unit below the limit, or suppress it on its def line with a reason: {ignore}"
+
+
+def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:
+    """Failures grouped by the unit (or file) they are in, in their order: one entry per unit."""
+    groups: dict[tuple[str, Optional[str]], list[GateFailure]] = {}
+    for failure in failures:
+        groups.setdefault((failure.event.path, failure.event.unit_name), []).append(failure)
+    return [sorted(group, key=lambda f: f.code if f.reason != "hotspot" else _code_of(f.event.rule_key))
+            for group in groups.values()]
+
+
+def _code_of(key: str) -> str:
+    rule = _rule(key)
+    return rule.code if rule is not None else key
 
 
 def _num(value: Optional[float]) -> str:

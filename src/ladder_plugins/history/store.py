@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from ..catalogue import plural
 from ..config import Settings
 from ..errors import LadderError
 from ..ladderdir.aside import keep_aside
@@ -244,6 +245,11 @@ class HistoryStore:
             and summary.get("aggregate", {}).get("format") == AGGREGATE_FORMAT  # an older layout: rebuilt
         )
 
+    def _warn_unreadable(self, read: ReadResult) -> None:
+        self.warn(f"{self.log}: {plural(read.skipped, 'unreadable line')}, the first at byte {read.first_skipped} "
+                  f"(not an event: damaged or foreign); skipped and kept (the next pruning keeps this log "
+                  f"whole as {self.log.name}.damaged-<time> and goes on without them)")
+
     def load(self, *, save: bool = True, save_if_free: bool = False) -> LoadState:
         """The whole history: summary cache plus new lines, or a rebuild; saves the catch-up (with
         ``save_if_free``: only when nobody holds the lock, and silently not otherwise)."""
@@ -255,9 +261,7 @@ class HistoryStore:
         read = self.read_log(start, sink=agg.add)
         state = LoadState(agg, read.end, skipped + read.skipped, generation, newer or read.newer)
         if read.skipped:
-            self.warn(f"{self.log}: {read.skipped} unreadable line(s), the first at byte {read.first_skipped} "
-                      f"(not an event: damaged or foreign); skipped and kept (the next pruning keeps this log "
-                      f"whole as {self.log.name}.damaged-<time> and goes on without them)")
+            self._warn_unreadable(read)
         if state.read_only:
             self._warn_newer()
         elif save and read.end != start:

@@ -1,4 +1,4 @@
-"""``ladder check --format text|json|markdown``: the run's violations and gate decision.
+"""``ladder check --format json|markdown``: the run's violations and gate decision (text: :mod:`.findings`).
 
 The JSON shape is a versioned contract (``"schema": "ladder-check", "version": 1``):
 keys are only added within a version. Markdown is for pull-request comments and CI
@@ -10,67 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from ..analysis.report import AnalysisResult, FileReport, Violation
-from ..analysis.thresholds import RED, YELLOW
-from .metrics import skipped_lines
-from .sanitize import clean, md_escape
+from ..analysis.report import AnalysisResult, Violation
+from ..history.gate import by_unit, hotspot_message
+from .findings import verdict
+from .sanitize import md_escape
 
-__all__ = ["check_text", "check_json", "check_markdown", "count", "violations_text"]
-
-
-def _worst(report: FileReport) -> tuple[int, int, str]:
-    red = sum(1 for v in report.violations if v.severity == RED)
-    return (-red, -len(report.violations), report.path)
-
-
-def violations_text(result: AnalysisResult) -> list[str]:
-    """Violations grouped by file, worst file first, then the skipped files."""
-    out = []
-    for report in sorted((r for r in result.files if r.violations), key=_worst):
-        out.append(clean(report.path))
-        out.extend(f"  {v.line:>5}  {v.code}  {v.severity:<6}  {clean(v.message)}" for v in report.violations)
-    return out + skipped_lines(result)
-
-
-def _verdict(result: AnalysisResult, gate: Any, mode: str) -> str:
-    skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    red, yellow = count(result.violations, RED), count(result.violations, YELLOW)
-    summary = f"{red} red, {yellow} yellow in {len(result.analysed)} files{skipped} (mode {mode})"
-    if not gate.failed:
-        return f"passed: {summary}"
-    return f"FAILED: {_failure_counts(gate.failures)}; {summary}"
-
-
-def _failure_counts(failures: Any) -> str:
-    """``3 recurring hotspots, 1 new violation``: each reason's failures, in a fixed order."""
-    counts = [(_KINDS[reason], sum(f.reason == reason for f in failures)) for reason in _REASONS]
-    return ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in counts if n)
-
-
-_REASONS = ("hotspot", "new", "worse", "strict")
-_KINDS = {"hotspot": "recurring hotspot", "new": "new violation", "worse": "worse violation",
-          "strict": "red violation"}
-_HEADS = {
-    "hotspot": "recurring hotspots (refactor the unit, or suppress with a reason: # ladder: ignore[rule] why):",
-    "new": "new or worse than at the base (fix them before merging, or suppress with a reason):",
-}
-
-
-def _gate_lines(gate: Any) -> list[str]:
-    """The failures that need their evidence said (strict mode's are the red violations above)."""
-    lines: list[str] = []
-    for head, reasons in (("hotspot", ("hotspot",)), ("new", ("new", "worse"))):
-        found = [f for f in gate.failures if f.reason in reasons]
-        if found:
-            lines.append(_HEADS[head])
-            lines += [f"  {clean(f.event.path)}:{f.event.line}  {clean(f.text)}" for f in found]
-    return lines
-
-
-def check_text(result: AnalysisResult, outcome: Any, settings: Any) -> str:
-    """``ladder check`` text: violations by file, gate failures with evidence, a verdict."""
-    lines = violations_text(result) + _gate_lines(outcome.gate)
-    return "\n".join(lines + [_verdict(result, outcome.gate, settings.mode)])
+__all__ = ["check_json", "check_markdown", "count"]
 
 
 def count(violations: Iterable[Violation], sev: str) -> int:
@@ -121,11 +66,18 @@ def _section(title: str, rows: list[list[Any]], head: list[str]) -> list[str]:
     return [f"### {title}", ""] + _table(rows, head) + [""] if rows else []
 
 
+def _gate_rows(failures: Any) -> list[list[Any]]:
+    """One row per unit the gate fails on as a recurring hotspot (every rule it breaks), then one per other
+    failure."""
+    hot = by_unit([f for f in failures if f.reason == "hotspot"])
+    rows = [[g[0].event.path, g[0].event.line, g[0].code, hotspot_message(g)] for g in hot]
+    return rows + [[f.event.path, f.event.line, f.code, f.message] for f in failures if f.reason != "hotspot"]
+
+
 def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:
-    red, yellow = count(result.violations, "red"), count(result.violations, "yellow")
-    verdict = "**FAILED**" if outcome.failed else "**passed**"
-    head = f"{verdict}: {red} red, {yellow} yellow in {len(result.analysed)} files (mode {settings.mode})"
-    gate = [[f.event.path, f.event.line, f.code, f.message] for f in outcome.gate.failures]
+    word, _, rest = verdict(result, outcome.gate, settings.mode).partition(": ")
+    head = f"**{word}**: {md_escape(rest)}"
+    gate = _gate_rows(outcome.gate.failures)
     found = [[v.path, v.line, v.code, v.severity, v.message] for v in result.violations]
     lines = (["## ladder check", "", head, ""]
              + _section("Gate failures", gate, ["file", "line", "code", "why"])

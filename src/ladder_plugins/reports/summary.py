@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..catalogue import plural
 from ..history.recurrence import rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean, md_escape
@@ -53,12 +54,13 @@ def _section(title: str, lines: list[str]) -> list[str]:
 
 
 def _where(r: Any) -> str:
-    return f"{clean(r.path)}::{clean(r.unit or '(file)')} {r.rule_key}"
+    """``src/a.py::price cognitive_max``; a file rule's is the file alone, ``src/models.py file_lines_max``."""
+    return f"{clean(r.path)}::{clean(r.unit)} {r.rule_key}" if r.unit else f"{clean(r.path)} {r.rule_key}"
 
 
 def _hotspot_text(view: HistoryView, r: Any) -> str:
-    return (f"  {_where(r)}: {value_text(view, r)}, {r.occurrences} occurrences on {r.distinct_days} days, "
-            f"first {_day(r.first_seen)}, last {_day(r.last_seen)}")
+    return (f"  {_where(r)}: {value_text(view, r)}, {plural(r.occurrences, 'occurrence')} on "
+            f"{plural(r.distinct_days, 'day')}, first {_day(r.first_seen)}, last {_day(r.last_seen)}")
 
 
 def _resolved_text(r: Any) -> str:
