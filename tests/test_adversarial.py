@@ -17,6 +17,7 @@ import pytest
 from ladder_plugins.config import load_settings
 from ladder_plugins.history.store import HistoryStore
 
+from . import test_feedback_core as feedback_core  # the damage tests of the tracker's files
 from .history_helpers import (
     assert_summary_consistent, fingerprints_per_run, make_event, project_settings, represented,
 )
@@ -327,7 +328,11 @@ STATE_FILES = {
     "history/folded.json": test_damaged_history_caches_are_kept_aside_and_the_run_continues,
     "history/events.lock": None,  # its content is never read: damaged in the test below
     "cache/*/*.json": test_a_damaged_cache_entry_is_kept_aside_and_analysed_again,
+    "feedback/notes.jsonl": feedback_core.test_a_damaged_journal_line_is_skipped_counted_kept_and_said_once,
+    "feedback/notes.jsonl.lock": None,  # its content is never read
 }
+#: the feedback tracker's state file, in the project (``.claude/``), not under .ladder
+FEEDBACK_STATE = feedback_core.test_a_damaged_state_file_is_kept_aside_and_said_once
 
 
 def _state_files(project):
@@ -349,6 +354,8 @@ def test_every_state_file_is_covered_by_the_damage_tests(tmp_path):
     for front_end in ("flake8 -j2", "pytest -n2", "ladder check"):
         _run(project, FRONT_ENDS[front_end])
     assert _run(project, ["-m", "ladder_plugins", "history", "prune"]).returncode == 0  # folds January away
+    assert _run(project, ["-m", "ladder_plugins", "feedback", "add", "keep it small"]).returncode == 0
+    assert (project / ".claude" / "feedback-ladder-state.json").is_file() and FEEDBACK_STATE
     kinds = {name: _kind_of(name) for name in _state_files(project)}
     assert [name for name, kind in kinds.items() if kind is None] == []  # a new kind of file: test its damage
     assert set(kinds.values()) == set(STATE_FILES)

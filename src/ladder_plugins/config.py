@@ -28,6 +28,7 @@ __all__ = [
     "SOURCES",
     "RecurrenceSettings",
     "HistorySettings",
+    "FeedbackSettings",
     "Settings",
     "find_root",
     "no_project",
@@ -71,6 +72,18 @@ class HistorySettings:
 
 
 @dataclass(frozen=True)
+class FeedbackSettings:
+    """The feedback-ladder tracker's table, ``[tool.ladder.feedback]`` (DESIGN §11)."""
+
+    #: the state file, relative to the root (the seed's place by default)
+    state: str = ".claude/feedback-ladder-state.json"
+    #: the Claude Code memory directory to read (``~`` expanded); None: found as Claude Code derives it
+    memory_dir: Optional[str] = None
+    #: how many days an item may need promotion before ``ladder feedback check`` fails; None: never
+    grace_days: Optional[int] = None
+
+
+@dataclass(frozen=True)
 class Settings:
     """The effective configuration of one run, shared by all front ends."""
 
@@ -90,6 +103,7 @@ class Settings:
     thresholds: Thresholds = field(default_factory=lambda: MappingProxyType({}))
     recurrence: RecurrenceSettings = field(default_factory=RecurrenceSettings)
     history: HistorySettings = field(default_factory=HistorySettings)
+    feedback: FeedbackSettings = field(default_factory=FeedbackSettings)
     #: the base of ``mode = "new"``: a git revision; None for the merge base with the default branch
     base: Optional[str] = None
     #: names (or globs) of the project's own assertion helpers, counted by ``min_assertions``
@@ -327,7 +341,7 @@ def _show(value: Any) -> str:
 
 _TOP_KEYS = (
     "paths", "exclude", "mode", "base", "assertion_helpers", "history_dir", "yellow_ratio", "skip_roles",
-    "show_yellow", "thresholds", "roles", "recurrence", "history",
+    "show_yellow", "thresholds", "roles", "recurrence", "history", "feedback",
 )
 _MAX_LIMIT = 1_000_000
 
@@ -451,6 +465,24 @@ def _history(file: Path, ladder: Mapping[str, Any]) -> HistorySettings:
     )
 
 
+def _feedback(file: Path, ladder: Mapping[str, Any]) -> FeedbackSettings:
+    table = _sub_table(file, ladder, "feedback")
+    check = _Checker(file, "tool.ladder.feedback")
+    check.unknown(table, [f.name for f in dataclasses.fields(FeedbackSettings)])
+    state = _path_text(check, table, "state", "a file path relative to the project root")
+    memory = _path_text(check, table, "memory_dir", "a directory path (absolute, ~ or relative to the project root)")
+    grace = check.integer(table, "grace_days", -1, 0, 36500) if "grace_days" in table else None
+    return FeedbackSettings(check.relative("state", state or FeedbackSettings.state), memory, grace)
+
+
+def _path_text(check: _Checker, table: Mapping[str, Any], key: str, expected: str) -> Optional[str]:
+    """A path given as text (``None`` when the key is absent): printable, not blank."""
+    value = table.get(key)
+    if value is not None and (not isinstance(value, str) or not value.strip() or not value.isprintable()):
+        raise check.fail(key, expected, value)
+    return value
+
+
 def _history_dir(check: _Checker, ladder: Mapping[str, Any]) -> str:
     value = ladder.get("history_dir", ".ladder")
     if not isinstance(value, str) or not value.strip() or not value.isprintable():
@@ -483,10 +515,15 @@ def settings_from_table(
         skip_roles=_skip_roles(check, ladder),
         role_globs=_role_globs(file, ladder.get("roles", {})),
         thresholds=_thresholds(file, ladder.get("thresholds", {}), rules),
-        recurrence=_recurrence(file, ladder),
-        history=_history(file, ladder),
         **_gate_keys(check, ladder),
+        **_sub_tables(file, ladder),
     )
+
+
+def _sub_tables(file: Path, ladder: Mapping[str, Any]) -> dict[str, Any]:
+    """The tables below ``[tool.ladder]`` that hold settings of their own."""
+    return {"recurrence": _recurrence(file, ladder), "history": _history(file, ladder),
+            "feedback": _feedback(file, ladder)}
 
 
 def _gate_keys(check: _Checker, ladder: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,13 +7,15 @@ are found through the ``ladder`` entry-point group. Every hook name starts with
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Optional, Sequence
 
 import pluggy
 
 if TYPE_CHECKING:
     from .analysis.source import ParsedSource, Unit
     from .catalogue import Rule
+    from .feedback.model import Sighting, SourceContext
+    from .feedback.topics import Topic
 
 __all__ = ["hookspec", "hookimpl", "PROJECT_NAME", "LadderSpec"]
 
@@ -61,4 +63,43 @@ class LadderSpec:
 
         :param source: the parsed file (tree, text lines, path, role).
         :return: a mapping of metric name to value, or ``None``. All results are merged.
+        """
+
+    @hookspec
+    def ladder_feedback_sources(self, context: "SourceContext") -> Optional[Iterable["Sighting"]]:
+        """Find feedback for the tracker (``ladder feedback scan``): one source's sightings.
+
+        Called once per scan, for every source plugin. Everything a source reads is untrusted
+        input: read files through :func:`ladder_plugins.feedback.files.read_source` (inside the
+        root, a size cap, one warning for what is skipped) and never raise for a bad file.
+
+        :param context: the project root, the Claude Code memory directory (or ``None``), the
+            warning sink (say a skipped file once, naming it) and the size cap.
+        :return: the :class:`~ladder_plugins.feedback.model.Sighting` objects found, each with the
+            identity of what it was read from (``path#hash`` or a capture id), so that scanning
+            again counts nothing twice; ``None`` or nothing when the source found nothing.
+        """
+
+    @hookspec(firstresult=True)
+    def ladder_feedback_match(self, sighting: "Sighting", keywords: Sequence[str],
+                              items: Sequence[Mapping[str, object]]) -> Optional[str]:
+        """Say which tracked item a piece of feedback belongs to (replaces the built-in matcher).
+
+        Plugins are asked before the built-in keyword matcher; the first answer that is not
+        ``None`` wins.
+
+        :param sighting: the feedback found.
+        :param keywords: its keywords as the built-in matcher derives them.
+        :param items: the tracked items, as the state file holds them (``id``, ``topic``,
+            ``keywords``, ...); read them, never change them.
+        :return: the ``id`` of the item it joins, ``""`` to start a new item, or ``None`` to
+            leave the decision to the next matcher.
+        """
+
+    @hookspec
+    def ladder_feedback_topics(self) -> Optional[Sequence["Topic"]]:
+        """Add rows to the tracker's topic table: review topics and the checks that encode them.
+
+        :return: :class:`~ladder_plugins.feedback.topics.Topic` objects (an id not in the shipped
+            table adds a topic; the same id replaces the shipped row), or ``None``.
         """

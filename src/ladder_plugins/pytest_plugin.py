@@ -242,6 +242,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         raise pytest.UsageError(f"ladder: {exc}") from None
     items.extend(LadderItem.from_parent(session, name="ladder", nodeid=f"{f.rel}::ladder", path=f.path, rel=f.rel)
                  for f in files if _chosen(f.rel, state))
+    if state.settings.feedback.grace_days is not None and state.selection is None:
+        items.append(FeedbackItem.from_parent(session, name="ladder", nodeid="feedback-ladder::ladder"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -290,6 +292,41 @@ class LadderItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, Optional[int], str]:
         return self.path, None, f"ladder: {self.rel}"
+
+
+class FeedbackItem(pytest.Item):
+    """``ladder feedback check`` as one item: fails when an item has needed promotion for longer than
+    ``[tool.ladder.feedback] grace_days``. It scans without writing the state file."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_marker("ladder")
+
+    def runtest(self) -> None:
+        from .errors import LadderError
+        from .feedback.service import Tracker
+        from .reports.sanitize import clean
+
+        state = _state(self.config)
+        assert state is not None
+        tracker = Tracker(state.settings, state.warn)
+        try:
+            late = tracker.overdue(tracker.scan(dry_run=True)[1])
+        except LadderError as exc:
+            raise LadderFailure(f"feedback ladder: {exc}") from None
+        if late:
+            grace = state.settings.feedback.grace_days
+            raise LadderFailure("\n".join([f"feedback ladder: {len(late)} past grace_days = {grace}"] + [
+                f"  {clean(i.item_id)}: needs promotion since {clean(i.since)} ({i.days} days): {clean(i.topic)}"
+                for i in late] + ["what to do: ladder feedback report (the suggested action of each)"]))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, LadderFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.config.rootpath, None, "feedback ladder"
 
 
 def _failure_text(report: Any, gate: Any) -> str:

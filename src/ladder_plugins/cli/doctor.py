@@ -26,6 +26,8 @@ class Diagnosis:
     plugins: list[str] = field(default_factory=list)
     entry_points: dict[str, bool] = field(default_factory=dict)
     history: dict[str, Any] = field(default_factory=dict)
+    #: the feedback tracker's state file (see ``StateFile.health``)
+    feedback: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
     notes: list[str] = field(default_factory=list)
@@ -130,6 +132,24 @@ def _check_kept_aside(diag: Diagnosis, settings: Any) -> None:
                      "look at them to see what damaged them, then delete them yourself (ladder never does)")
 
 
+def _check_feedback(diag: Diagnosis, settings: Any) -> None:
+    """The feedback tracker's state file, read only: damaged, newer, malformed items, copies kept aside."""
+    from ..feedback.state import StateFile
+
+    health = StateFile(settings.root / settings.feedback.state, settings.root, lambda _: None).health()
+    diag.feedback = health
+    if health["problem"]:
+        diag.problem(f"feedback state {health['path']}: {health['problem']}",
+                     "'ladder feedback scan' keeps a damaged file aside and starts a new one; a newer one is "
+                     "left alone: upgrade ladder-plugins")
+    if health["malformed_items"]:
+        diag.problem(f"feedback state {health['path']}: {health['malformed_items']} malformed items (kept, not "
+                     "updated)", "correct their id, topic, keywords, occurrences or levels by hand")
+    if health["kept_aside"]:
+        diag.problem(f"feedback state: {plural(len(health['kept_aside']), 'damaged file')} kept aside: "
+                     f"{', '.join(health['kept_aside'][:5])}", "look at them, then delete them yourself")
+
+
 def diagnose(start: Path) -> Diagnosis:
     diag = Diagnosis()
     settings = _check_config(diag, start)
@@ -137,6 +157,7 @@ def diagnose(start: Path) -> Diagnosis:
     _check_entry_points(diag)
     if settings is not None and settings.in_project:
         _check_history(diag, settings)
+        _check_feedback(diag, settings)
     return diag
 
 
@@ -152,6 +173,15 @@ def _history_line(h: dict[str, Any]) -> list[str]:
             f"{h.get('skipped_lines', 0)} unreadable lines, schema {h.get('schema_version', '-')}"]
 
 
+def _feedback_line(f: dict[str, Any]) -> list[str]:
+    if not f:
+        return []
+    if not f.get("exists"):
+        return [f"feedback state: {f.get('path')} (none yet; 'ladder feedback scan' makes it)"]
+    return [f"feedback state: {f.get('path')}, {plural(int(f.get('items', 0)), 'item')}"
+            + (f", {f['malformed_items']} malformed" if f.get("malformed_items") else "")]
+
+
 def _config_line(cfg: dict[str, Any]) -> str:
     if not cfg.get("valid"):
         return "configuration: INVALID"
@@ -162,7 +192,8 @@ def _config_line(cfg: dict[str, Any]) -> str:
 def doctor_text(diag: Diagnosis) -> str:
     lines = [_config_line(diag.config), f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
-    lines += _history_line(diag.history) + [""] + [f"note: {note}" for note in diag.notes]
+    lines += _history_line(diag.history) + _feedback_line(diag.feedback)
+    lines += [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))
 

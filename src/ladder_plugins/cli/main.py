@@ -15,13 +15,13 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import LadderError
-from . import check, demo, doctor, history, init, reports, suppress
+from . import check, demo, doctor, feedback, history, init, reports, suppress
 from .common import EXIT_OK, EXIT_USAGE, Parser
 
 __all__ = ["main", "build_parser"]
 
 #: The groups in the order ``ladder --help`` lists their commands.
-_GROUPS = (demo, init, check, reports, doctor, history, suppress)
+_GROUPS = (demo, init, check, reports, doctor, history, feedback, suppress)
 
 
 def build_parser() -> argparse.ArgumentParser:

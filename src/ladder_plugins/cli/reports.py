@@ -83,6 +83,7 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from ..feedback.service import feedback_section
     from ..history.view import load_view
     from ..reports.html import html_report
 
@@ -90,7 +91,7 @@ def _report(args: argparse.Namespace) -> int:
     # the analysis first, so that the view's check of the hotspots reads its cache; one sink, so a problem is said once
     result, _, sink = analyse(args, settings)
     page = html_report(load_view(settings, warn=sink, from_git=args.from_git), settings.repo_id,
-                       violations=result.violations)
+                       violations=result.violations, feedback=feedback_section(settings, sink))
     emit(page, args.html)
     print(f"wrote {args.html}")
     return EXIT_OK

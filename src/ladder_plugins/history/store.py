@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from ..catalogue import plural
 from ..config import Settings
 from ..errors import LadderError
-from ..ladderdir.aside import keep_aside
+from ..ladderdir.aside import damaged_suffix, keep_aside
 from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 from .aggregate import AGGREGATE_FORMAT, Aggregate
 from .events import SCHEMA_VERSION, Event, Record, compact
@@ -87,11 +87,6 @@ def _generation(data: dict) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"generation {value!r} is not a count")
     return value
-
-
-def _damaged_suffix() -> str:
-    """``.damaged-<local time>``: what a damaged file is renamed to, so it is kept, never deleted."""
-    return ".damaged-" + format_timestamp(datetime.now().astimezone()).replace(":", "")
 
 
 def _newer(data: Optional[dict]) -> bool:
@@ -198,7 +193,7 @@ class HistoryStore:
         if not self.inside_root(path):  # never rename anything outside the project
             self.warn(outside_root(path, self.root))
             return
-        keep_aside(path, _damaged_suffix(), self.warn, f"{path} ({why})", "rebuilt from the log")
+        keep_aside(path, damaged_suffix(), self.warn, f"{path} ({why})", "rebuilt from the log")
 
     def folded(self) -> tuple[Aggregate, int, bool]:
         """(aggregate of pruned events, generation, newer schema?)."""
@@ -561,7 +556,7 @@ class HistoryStore:
     def _linked_aside(self, path: Path, otherwise: Callable[[Path], Any]) -> None:
         """A hard link to ``path`` under a ``.damaged-<time>`` name (the atomic replace that follows leaves
         the old content there); ``otherwise(aside)`` where links are not possible."""
-        aside = path.with_name(path.name + _damaged_suffix())
+        aside = path.with_name(path.name + damaged_suffix())
         if not self.inside_root(aside):
             raise PermissionError(outside_root(aside, self.root))
         try:

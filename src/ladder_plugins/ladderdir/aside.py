@@ -6,7 +6,15 @@ import os
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["keep_aside"]
+__all__ = ["keep_aside", "damaged_suffix"]
+
+
+def damaged_suffix() -> str:
+    """``.damaged-<UTC time>``: what a damaged file is renamed to, so it is kept, never deleted (and a second
+    damaged file does not replace the first one kept)."""
+    from datetime import datetime, timezone
+
+    return ".damaged-" + datetime.now(timezone.utc).strftime("%Y-%m-%dT%H%M%S.%fZ")
 
 
 def keep_aside(path: Path, suffix: str, warn: Callable[[str], None], what: str, then: str) -> None:

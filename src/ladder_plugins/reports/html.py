@@ -22,7 +22,7 @@ from ..history.view import HistoryView
 from .sanitize import clean
 from .summary import last_seen_text, number_text
 
-__all__ = ["html_report"]
+__all__ = ["html_report", "FeedbackSection"]
 
 _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:980px;color:#1d2430;padding:0 1rem}
@@ -283,8 +283,33 @@ def _trend(view: HistoryView) -> str:
             f"fingerprints red and yellow in the day's last run, and of the day's occurrences</p>{_chart(view.trend)}")
 
 
-def html_report(view: HistoryView, project: str, violations: Optional[Sequence[Violation]] = None) -> str:
-    """The page; ``violations``: what the current code violates, ``None`` when it was not analysed."""
+@dataclass(frozen=True)
+class FeedbackSection:
+    """The feedback ladder in a few numbers: items per level now, and the items due for promotion
+    (id, topic, level now, recommended level)."""
+
+    state: str
+    per_level: tuple[int, int, int, int]
+    due: tuple[tuple[str, str, int, int], ...]
+
+
+def _ladder(section: Optional[FeedbackSection]) -> str:
+    if section is None:
+        return ""
+    rows = ([f"{n} {name}", count] for (n, name), count in zip(_LEVELS, section.per_level))
+    levels = _table(["level", "items"], rows, (1,))
+    due = _table(["id", "feedback", "level now", "recommended"], section.due, (2, 3))
+    return (f'<h2>Feedback ladder</h2><p class="muted">tracked in {_e(section.state)}; promotions due: '
+            f"{len(section.due)}</p>{levels}<h3>Promotions due</h3>{due}")
+
+
+_LEVELS = ((1, "review comment"), (2, "documentation"), (3, "tool design"), (4, "linter/test"))
+
+
+def html_report(view: HistoryView, project: str, violations: Optional[Sequence[Violation]] = None,
+                feedback: Optional[FeedbackSection] = None) -> str:
+    """The page; ``violations``: what the current code violates, ``None`` when it was not analysed;
+    ``feedback``: the feedback ladder's section, left out when ``None``."""
     pats = _table(["rule", "in", "group", "came back", "files"],
                   ([p.rule_key, p.kind, p.group, p.recurrences, p.files] for p in view.patterns), (3, 4))
     areas = _table(["area", "occurrences"], view.areas, (1,))
@@ -296,5 +321,5 @@ def html_report(view: HistoryView, project: str, violations: Optional[Sequence[V
         f'<p class="muted">{_e(view.sources)}, {_e(view.oldest or "-")} to {_e(view.newest or "-")}; '
         f"occurrences counted by {_e(view.count_mode)}; generated {_e(view.now)}</p>"
         f"{_current(violations)}{_trend(view)}{_hotspots(view)}{_resolved(view)}<h2>Patterns</h2>{pats}"
-        f"<h2>By area</h2>{areas}<h2>By role</h2>{roles}</body></html>\n"
+        f"<h2>By area</h2>{areas}<h2>By role</h2>{roles}{_ladder(feedback)}</body></html>\n"
     )

@@ -1,0 +1,120 @@
+"""``ladder feedback scan|report|add|list|check``: the feedback-ladder tracker."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..catalogue import plural
+from ..errors import LadderError
+from ..reports.sanitize import clean
+from .common import EXIT_FAILED, EXIT_OK, Parser, command, emit, warn
+
+__all__ = ["add_parsers", "COMMANDS"]
+
+_ACTION_HELP = {
+    "scan": ("collect feedback from every source, match it into items, update the state file",
+             "  ladder feedback scan                       update .claude/feedback-ladder-state.json\n"
+             "  ladder feedback scan --dry-run             what a scan would change, writing nothing"),
+    "report": ("the Feedback Encoding Ladder Analysis: what to promote, and how",
+               "  ladder feedback report                     Markdown, the seed's layout\n"
+               "  ladder feedback report --format json       schema ladder-feedback, version 1"),
+    "add": ("add a piece of review feedback (level 1) and count it now",
+            "  ladder feedback add \"don't catch bare exceptions\" --keywords except,exception"),
+    "list": ("the tracked items, one line each",
+             "  ladder feedback list                       id, level now, recommended level, occurrences"),
+    "check": ("exit 1 when an item has needed promotion for longer than [tool.ladder.feedback] grace_days",
+              "  ladder feedback check                      for CI and pre-commit (off until grace_days is set)"),
+}
+
+
+def add_parsers(sub: Any) -> None:
+    examples = "\n".join(example for _, example in _ACTION_HELP.values())
+    feedback = command(sub, "feedback", "track recurring feedback up the encoding ladder", examples)
+    actions = feedback.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
+    parsers = {name: command(actions, name, help_text, example) for name, (help_text, example) in _ACTION_HELP.items()}
+    for name in ("scan", "report", "add", "check"):
+        parsers[name].add_argument("--memory-dir", metavar="DIR",
+                                   help="the Claude Code memory directory to read (default: the project's own)")
+    parsers["scan"].add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
+    parsers["report"].add_argument("--format", choices=("markdown", "text", "json"), default="markdown")
+    parsers["report"].add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    parsers["report"].add_argument("--no-scan", action="store_true", help="report the state file as it is")
+    parsers["add"].add_argument("text", metavar="TEXT", help="what the feedback says")
+    parsers["add"].add_argument("--keywords", metavar="WORDS", default="",
+                                help="comma-separated keywords to match it by (added to its own words)")
+
+
+def _tracker(args: argparse.Namespace) -> Any:
+    from ..config import load_settings, no_project
+    from ..feedback.service import Tracker
+
+    settings = load_settings(Path.cwd())
+    if not settings.in_project:
+        raise LadderError(f"{no_project(settings.root)}: the tracker keeps its state in a project; run it from "
+                          "inside one")
+    return Tracker(settings, warn, memory_dir=getattr(args, "memory_dir", None))
+
+
+def _scan(args: argparse.Namespace) -> int:
+    tracker = _tracker(args)
+    scan, state = tracker.scan(dry_run=args.dry_run)
+    verb = "would add" if args.dry_run or state.read_only else "added"
+    print(f"{plural(scan.sightings, 'piece')} of feedback found; {verb} {plural(len(scan.new_items), 'new item')} "
+          f"and {plural(scan.new_occurrences, 'new occurrence')}; {plural(len(state.items), 'item')} in "
+          f"{clean(tracker.state_file.shown)}" + (" (not written)" if args.dry_run or state.read_only else ""))
+    return EXIT_OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from ..feedback.render import report_json, report_markdown, report_text
+
+    tracker = _tracker(args)
+    state = tracker.read() if args.no_scan else tracker.scan()[1]
+    render = {"markdown": report_markdown, "text": report_text, "json": report_json}[args.format]
+    emit(render(state.items, tracker.topics, tracker.state_file.shown), args.output)
+    return EXIT_OK
+
+
+def _add(args: argparse.Namespace) -> int:
+    tracker = _tracker(args)
+    entry, scan, state = tracker.add_note(args.text, args.keywords.split(","))
+    item = next((i for i in state.items if any(s.get("identity") == f"note:{entry['id']}"
+                                               for s in i.get("ladder", {}).get("sources", []))), None)
+    where = f"item {clean(item['id'])} ({plural(int(item['occurrences']), 'occurrence')})" if item else "no item"
+    print(f"added note {entry['id'][:12]}: counted in {where}")
+    return EXIT_OK
+
+
+def _list(args: argparse.Namespace) -> int:
+    from ..feedback.render import report_text
+
+    tracker = _tracker(args)
+    print(report_text(tracker.read().items, tracker.topics, tracker.state_file.shown))
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    tracker = _tracker(args)
+    _, state = tracker.scan()
+    grace = tracker.settings.feedback.grace_days
+    if grace is None:
+        print("feedback check is off: set [tool.ladder.feedback] grace_days to fail on items left unpromoted")
+        return EXIT_OK
+    late = tracker.overdue(state)
+    for item in late:
+        print(f"{clean(tracker.state_file.shown)}: {clean(item.item_id)}: needs promotion since {clean(item.since)} "
+              f"({plural(item.days, 'day')}, more than grace_days = {grace}): {clean(item.topic)}")
+    print(f"{'FAILED' if late else 'passed'}: {plural(len(late), 'item')} past grace_days = {grace}")
+    return EXIT_FAILED if late else EXIT_OK
+
+
+_ACTIONS = {"scan": _scan, "report": _report, "add": _add, "list": _list, "check": _check}
+
+
+def _feedback(args: argparse.Namespace) -> int:
+    return _ACTIONS[args.action](args)
+
+
+COMMANDS = {"feedback": _feedback}

@@ -1,0 +1,417 @@
+"""Level 2 of the ladder, documentation: the instruction files agents read and the rules files they load.
+
+A built-in source of the ``ladder_feedback_sources`` hook. One piece of feedback is one
+list item, one table row or one paragraph of prose: that is the unit a person edits, so
+its identity (path + hash of its own words) changes when it changes and the rest of the
+file keeps theirs. Headings are context, fenced code and HTML comments are not text (Claude
+Code strips block comments before the model sees them), front matter is settings, except
+a rule file's ``description``, which is what the rule says.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Set, Tuple
+
+from ..hookspecs import hookimpl
+from ..ladderdir.paths import inside
+from .files import identity_of, read_source, relative
+from .model import Sighting, SourceContext
+
+if TYPE_CHECKING:
+    from .frontmatter import FrontMatter
+
+__all__ = [
+    "ROOT_DOCUMENTS",
+    "MAX_RULE_FILES",
+    "MAX_RULE_DIRS",
+    "Piece",
+    "pieces_of",
+    "rule_files",
+    "ladder_feedback_sources",
+]
+
+#: instruction files read at the project root, in this order (Claude Code, Codex, Gemini CLI, people)
+ROOT_DOCUMENTS = ("CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md", "CODING_STANDARDS.md", "CONTRIBUTING.md")
+#: at most this many files are read from one rules directory (a warning says the rest were skipped)
+MAX_RULE_FILES = 500
+#: at most this many directories are walked below ``.claude/rules`` (symlinked ones included)
+MAX_RULE_DIRS = 200
+
+_SOURCE = "docs"
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")  # at any indent: code inside a list item is code too
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]+|$)")
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
+_QUOTE = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
+_IMPORTS = re.compile(r"^@\S+(?: @\S+)*$")  # tokens apart: no backtracking blow-up on a long line
+_FRONT_BLOCK = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*(?:\r?\n|\Z)", re.S | re.M)
+_DESCRIPTION_KEY = re.compile(r"^description[ \t]*:")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece of feedback in a Markdown body: where it starts, its words on one line, its heading."""
+
+    line: int
+    text: str
+    #: the nearest heading above it (``""`` when there is none)
+    heading: str = ""
+
+    @property
+    def feedback(self) -> str:
+        """The text the tracker matches: the heading's words first (``Testing: add a test``)."""
+        return f"{self.heading}: {self.text}" if self.heading else self.text
+
+
+def _uncomment(line: str, open_comment: bool) -> Tuple[str, bool]:
+    """``line`` without its HTML comments, and whether a comment is still open at its end."""
+    kept: List[str] = []
+    rest = line
+    while True:
+        if open_comment:
+            end = rest.find("-->")
+            if end < 0:
+                return "".join(kept), True
+            rest, open_comment = rest[end + 3:], False
+        start = rest.find("<!--")
+        if start < 0:
+            kept.append(rest)
+            return "".join(kept), False
+        kept.append(rest[:start])
+        rest, open_comment = rest[start + 4:], True
+
+
+def _heading_text(line: str) -> str:
+    """The words of an ATX heading line (``## Tests ##`` -> ``Tests``)."""
+    match = _HEADING.match(line)
+    words = line[match.end():] if match else line
+    return " ".join(_CLOSING_HASHES.sub("", words).split())
+
+
+def _table_row(line: str) -> str:
+    """A table row's cells on one line, ``a | b``."""
+    return " | ".join(cell.strip() for cell in line.strip().strip("|").split("|") if cell.strip())
+
+
+@dataclass
+class _Reader:
+    """One pass over a Markdown body, line by line: the pieces, the current heading, what is open."""
+
+    pieces: List[Piece] = field(default_factory=list)
+    heading: str = ""
+    fence: str = ""
+    comment: bool = False
+    kind: str = ""  # of the piece being read: "item", "para" or "" (none)
+    start: int = 0
+    lines: List[str] = field(default_factory=list)
+
+    def flush(self) -> None:
+        """End the piece being read (an empty one, or a bare ``@import`` line, is no piece)."""
+        text = " ".join(" ".join(self.lines).split())
+        if text and not _IMPORTS.match(text):
+            self.pieces.append(Piece(self.start, text, self.heading))
+        self.kind, self.lines = "", []
+
+    def begin(self, kind: str, number: int, text: str) -> None:
+        """Start a new piece at line ``number``."""
+        self.flush()
+        self.kind, self.start, self.lines = kind, number, [text]
+
+    def feed(self, number: int, raw: str) -> None:
+        """Read line ``number``: fenced code and HTML comments are dropped before anything else."""
+        if self.fence:
+            closing = raw.strip()
+            if closing.startswith(self.fence) and not closing.strip(self.fence[0]):
+                self.fence = ""
+            return
+        had_comment = self.comment or "<!--" in raw
+        line, self.comment = _uncomment(raw, self.comment)
+        if not line.strip():
+            if not had_comment:  # a line that was only a comment ends nothing
+                self.flush()
+            return
+        opening = _FENCE.match(line)
+        if opening:
+            self.flush()
+            self.fence = opening.group(1)
+            return
+        self.block(number, _QUOTE.sub("", line))
+
+    def block(self, number: int, line: str) -> None:
+        """Read a line of text that is neither code nor comment nor blank."""
+        if _HEADING.match(line):
+            self.flush()
+            self.heading = _heading_text(line)
+        elif _SETEXT.match(line) and self.kind == "para":
+            self.heading, self.lines, self.kind = " ".join(" ".join(self.lines).split()), [], ""
+        elif _BREAK.match(line):
+            self.flush()
+        elif _TABLE_RULE.match(line):
+            self.drop_table_header(number)
+        else:
+            self.text(number, line)
+
+    def drop_table_header(self, number: int) -> None:
+        """A table's delimiter row: the row just above it is the header, names of columns, not feedback."""
+        self.flush()
+        if self.pieces and self.pieces[-1].line == number - 1:
+            self.pieces.pop()
+
+    def text(self, number: int, line: str) -> None:
+        """A list item, a table row, or a line of a paragraph (a continuation of the item before it)."""
+        item = _ITEM.match(line)
+        if item:
+            self.begin("item", number, line[item.end():])
+        elif line.lstrip().startswith("|"):
+            self.begin("row", number, _table_row(line))
+            self.flush()
+        elif self.kind:
+            self.lines.append(line)
+        else:
+            self.begin("para", number, line)
+
+
+def pieces_of(body: str, first_line: int = 1) -> List[Piece]:
+    """The pieces of feedback of a Markdown ``body`` whose first line is line ``first_line`` of its file."""
+    reader = _Reader()
+    for number, line in enumerate(body.split("\n"), start=first_line):  # "\n" only: the lines editors count
+        reader.feed(number, line[:-1] if line.endswith("\r") else line)
+    reader.flush()
+    return reader.pieces
+
+
+# ---------------------------------------------------------------------------
+# front matter: settings, a scope, and the description
+
+
+@dataclass(frozen=True)
+class _Document:
+    """A file's text split into its settings and its body, and what was wrong with the settings."""
+
+    data: Mapping[str, Any]
+    body: str
+    body_line: int
+    problems: Tuple[str, ...] = ()
+
+
+def _front_matter(text: str) -> "FrontMatter":
+    """:func:`split_front_matter`, with what PyYAML raises besides ``YAMLError`` (a date such as
+    ``2026-13-45`` is a ``ValueError``, deep nesting a ``RecursionError``) turned into a problem too."""
+    from .frontmatter import FrontMatter, split_front_matter
+
+    try:
+        return split_front_matter(text)
+    except (ValueError, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        return FrontMatter(body=text, problem=f"front matter cannot be read ({why})")
+
+
+def _split(text: str, strict: bool) -> _Document:
+    """Front matter and body. ``strict`` (rule files): a malformed front matter is reported and left out of
+    the body; otherwise (instruction files, which have no front matter) the whole text is the body."""
+    front = _front_matter(text)
+    if front.problem is None:
+        return _Document(front.data, front.body, front.body_line)
+    if not strict:
+        return _Document({}, text, 1)
+    block = _FRONT_BLOCK.match(text)
+    end = block.end() if block else 0
+    problem = f"{front.problem}; its settings are ignored and the text after it is read as the rule"
+    return _Document({}, text[end:], text[:end].count("\n") + 1, (problem,))
+
+
+def _globs(data: Mapping[str, Any], key: str, problems: List[str]) -> str:
+    """A ``paths``/``globs`` setting shown on one line: a glob, or globs joined by commas."""
+    value = data.get(key)
+    if value is None or value == "" or value == []:
+        return ""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list) and all(isinstance(glob, str) for glob in value):
+        return ", ".join(glob.strip() for glob in value)
+    problems.append(f"`{key}` is neither a glob nor a list of globs; ignored")
+    return ""
+
+
+def _scope(data: Mapping[str, Any], cursor: bool, problems: List[str]) -> str:
+    """When the host loads the rule: ``paths: src/api/**`` (Claude Code), ``alwaysApply``/``globs: *.py``
+    (Cursor); ``""`` for always (or, for Cursor, when asked)."""
+    if not cursor:
+        paths = _globs(data, "paths", problems)
+        return f"paths: {paths}" if paths else ""
+    parts = ["alwaysApply"] if data.get("alwaysApply") is True else []
+    globs = _globs(data, "globs", problems)
+    if globs:
+        parts.append(f"globs: {globs}")
+    return "; ".join(parts)
+
+
+def _description(text: str, document: _Document, problems: List[str]) -> List[Piece]:
+    """A rule file's ``description`` (what the rule is about, in its own words) as one piece."""
+    value = document.data.get("description")
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        problems.append("`description` is not text; ignored")
+        return []
+    words = " ".join(value.split())
+    lines = text.splitlines()[: max(document.body_line - 1, 0)]
+    line = next((n for n, raw in enumerate(lines, start=1) if _DESCRIPTION_KEY.match(raw)), 1)
+    return [Piece(line, words)] if words else []
+
+
+def _sightings(rel: str, pieces: Iterable[Piece], scope: str) -> List[Sighting]:
+    suffix = f" ({scope})" if scope else ""
+    return [
+        Sighting(
+            level=2,
+            text=piece.feedback,
+            location=f"{rel}:{piece.line}{suffix}",
+            source=_SOURCE,
+            identity=identity_of(rel, piece.text),
+        )
+        for piece in pieces
+    ]
+
+
+def _read_document(path: Path, context: SourceContext) -> List[Sighting]:
+    """An instruction file (``CLAUDE.md``, ``AGENTS.md``, ...): its body, pieces; no scope."""
+    text = read_source(path, context)
+    if text is None:
+        return []
+    document = _split(text, strict=False)
+    return _sightings(relative(path, context.root), pieces_of(document.body, document.body_line), "")
+
+
+def _read_rule(path: Path, context: SourceContext, cursor: bool) -> List[Sighting]:
+    """A rule file: its description and its body's pieces, each located with the rule's scope."""
+    text = read_source(path, context)
+    if text is None:
+        return []
+    rel = relative(path, context.root)
+    document = _split(text, strict=True)
+    problems = list(document.problems)
+    scope = _scope(document.data, cursor, problems)
+    pieces = _description(text, document, problems) + pieces_of(document.body, document.body_line)
+    if problems:
+        context.warn(f"{rel}: {'; '.join(problems)}")
+    return _sightings(rel, pieces, scope)
+
+
+# ---------------------------------------------------------------------------
+# the rules directories: inside the root, bounded
+
+
+def _is_directory(entry: "os.DirEntry[str]") -> bool:
+    """Whether a listed entry is a directory (symlinks followed); ``False`` when that cannot be told."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+@dataclass
+class _Walk:
+    """A walk of one rules directory: symlinked directories followed only inside the root, each real
+    directory once, at most ``MAX_RULE_DIRS`` directories and ``MAX_RULE_FILES`` files."""
+
+    context: SourceContext
+    suffix: str
+    recursive: bool
+    root: Path = field(init=False)
+    top: Path = field(init=False)
+    found: List[Path] = field(default_factory=list)
+    seen: Set[str] = field(default_factory=set)
+    pending: List[Path] = field(default_factory=list)
+    full: bool = False
+
+    def __post_init__(self) -> None:
+        self.root = self.context.root.resolve()
+
+    def rel(self, path: Path) -> str:
+        return relative(path, self.context.root)
+
+    def run(self, top: Path) -> List[Path]:
+        """The files below ``top`` (sorted), or none when ``top`` is missing or leads outside the root."""
+        self.top = top
+        if not top.is_dir():
+            return []
+        if not inside(top, self.root):
+            self.context.warn(f"{self.rel(top)}: leads outside {self.root} (a symlink); skipped, never followed")
+            return []
+        self.pending.append(top)
+        while self.pending and not self.full:
+            self.visit(self.pending.pop())
+        return sorted(self.found)
+
+    def visit(self, directory: Path) -> None:
+        real = os.path.realpath(directory)
+        if real in self.seen:
+            return
+        if len(self.seen) >= MAX_RULE_DIRS:
+            self.stop(f"more than {MAX_RULE_DIRS} directories")
+            return
+        self.seen.add(real)
+        subdirectories = self.read(directory)
+        if self.recursive:
+            self.pending.extend(path for path in reversed(subdirectories) if self.followed(path))
+
+    def read(self, directory: Path) -> List[Path]:
+        """Take the files of ``directory``; its subdirectories, in name order."""
+        subdirectories = []
+        for entry in self.entries(directory):
+            if _is_directory(entry):
+                subdirectories.append(Path(entry.path))
+            elif entry.name.endswith(self.suffix) and not self.full:
+                self.take(Path(entry.path))
+        return subdirectories
+
+    def entries(self, directory: Path) -> List["os.DirEntry[str]"]:
+        try:
+            with os.scandir(directory) as listing:
+                return sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            self.context.warn(f"{self.rel(directory)}: cannot be listed ({exc.strerror or exc}); skipped")
+            return []
+
+    def followed(self, directory: Path) -> bool:
+        """Whether to walk ``directory``: a symlinked one only when it leads to a place inside the root."""
+        if not directory.is_symlink() or inside(directory, self.root):
+            return True
+        self.context.warn(f"{self.rel(directory)}: leads outside {self.root} (a symlink); skipped, never followed")
+        return False
+
+    def take(self, path: Path) -> None:
+        if len(self.found) >= MAX_RULE_FILES:
+            self.stop(f"more than {MAX_RULE_FILES} rule files")
+            return
+        self.found.append(path)
+
+    def stop(self, why: str) -> None:
+        self.full = True
+        self.context.warn(f"{self.rel(self.top)}: {why}; the first ones in walk order are read, the rest skipped")
+
+
+def rule_files(directory: Path, context: SourceContext, suffix: str, recursive: bool) -> List[Path]:
+    """The files named ``*<suffix>`` in ``directory`` (and below it, ``recursive``), sorted."""
+    return _Walk(context, suffix, recursive).run(directory)
+
+
+@hookimpl
+def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
+    """Level-2 sightings: instruction files, ``.claude/rules/**/*.md``, ``.cursor/rules/*.mdc``."""
+    found: List[Sighting] = []
+    for name in ROOT_DOCUMENTS:
+        found.extend(_read_document(context.root / name, context))
+    for path in rule_files(context.root / ".claude" / "rules", context, ".md", recursive=True):
+        found.extend(_read_rule(path, context, cursor=False))
+    for path in rule_files(context.root / ".cursor" / "rules", context, ".mdc", recursive=False):
+        found.extend(_read_rule(path, context, cursor=True))
+    return found

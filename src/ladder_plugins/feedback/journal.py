@@ -1,0 +1,141 @@
+"""Level 1 kept by ladder itself: notes added with ``ladder feedback add`` and the prompt hook's captures.
+
+Both are JSON lines under the history directory (``.ladder/feedback/notes.jsonl`` and
+``captures.jsonl``), one piece of feedback per line: ``{"id", "when", "text",
+"keywords"}``. Each line's ``id`` is its identity, so a note or a capture counts once
+however often the tracker scans. A line that is not such an object is skipped,
+counted and kept, and said once per file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence
+
+from ..errors import LadderError
+from ..hookspecs import hookimpl
+from ..ladderdir.paths import inside
+from .model import Sighting, SourceContext
+
+__all__ = ["NOTES", "CAPTURES", "journal_dir", "add_note", "entries", "ladder_feedback_sources"]
+
+NOTES = "notes.jsonl"
+CAPTURES = "captures.jsonl"
+_MAX_TEXT = 4000
+_MAX_BYTES = 16 << 20
+_KINDS = {NOTES: ("notes", "note", "ladder feedback add"), CAPTURES: ("captures", "capture", "prompt hook")}
+
+
+def journal_dir(root: Path, history_dir: str) -> Path:
+    return root / history_dir / "feedback"
+
+
+def _id_ok(value: Any) -> bool:
+    return isinstance(value, str) and value.isprintable() and 0 < len(value) <= 100
+
+
+def _text_ok(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= _MAX_TEXT
+
+
+def _when_ok(value: Any) -> bool:
+    return isinstance(value, str) and len(value) >= 10 and value[:10].replace("-", "").isdigit()
+
+
+def _keywords_ok(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(k, str) and len(k) <= 50 for k in value)
+
+
+_FIELDS = (("id", _id_ok), ("text", _text_ok), ("when", _when_ok))
+
+
+def _valid(data: Any) -> Optional[dict]:
+    """The entry if it has the shape the tracker trusts: a printable id, a date, a text, word keywords."""
+    if not isinstance(data, dict) or not all(ok(data.get(key)) for key, ok in _FIELDS):
+        return None
+    return data if _keywords_ok(data.get("keywords", [])) else None
+
+
+def _read(path: Path, context: SourceContext) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(_MAX_BYTES + 1)
+    except FileNotFoundError:
+        return b""
+    except OSError as exc:
+        context.warn(f"{path}: cannot be read ({exc.strerror or exc}); skipped")
+        return b""
+
+
+def _parsed(line: bytes) -> Optional[dict]:
+    try:
+        return _valid(json.loads(line.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def entries(path: Path, context: SourceContext) -> Iterator[dict]:
+    """The valid entries of one journal file (a missing file has none); the rest counted and said once."""
+    raw = _read(path, context)
+    lines = [line for line in raw[:_MAX_BYTES].splitlines() if line.strip()]
+    found = [entry for entry in map(_parsed, lines) if entry is not None]
+    cut = len(raw) > _MAX_BYTES
+    if len(found) < len(lines) or cut:
+        context.warn(f"{path}: {len(lines) - len(found)} unreadable lines{' (and more past 16 MB)' if cut else ''}; "
+                     "skipped and kept")
+    yield from found
+
+
+def _sightings(folder: Path, name: str, context: SourceContext) -> Iterator[Sighting]:
+    source, prefix, how = _KINDS[name]
+    for entry in entries(folder / name, context):
+        ident = entry["id"]
+        yield Sighting(1, entry["text"].strip(), f"{prefix} {ident[:12]} ({how})", source, f"{prefix}:{ident}",
+                       entry["when"][:10], tuple(entry.get("keywords", ())))
+
+
+def _note_text(text: str) -> str:
+    """The note's text on one line; an empty or over-long one is a usage error."""
+    text = " ".join(text.split())
+    if not text:
+        raise LadderError("a note needs some text: ladder feedback add \"what the feedback says\"")
+    if len(text) > _MAX_TEXT:
+        raise LadderError(f"a note is at most {_MAX_TEXT} characters (this one has {len(text)})")
+    return text
+
+
+def _append(path: Path, entry: dict) -> None:
+    """One whole line, under the file's lock, synced: notes added at the same time are all kept."""
+    from filelock import FileLock, Timeout
+
+    try:
+        with FileLock(str(path) + ".lock", timeout=10), open(path, "ab") as handle:
+            handle.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+    except Timeout:
+        raise LadderError(f"{path} is locked by another process; the note was not added") from None
+
+
+def add_note(folder: Path, root: Path, text: str, keywords: Sequence[str], now: Optional[datetime] = None) -> dict:
+    """Append a note; returns the entry written."""
+    text = _note_text(text)
+    if (folder.exists() or folder.is_symlink()) and not inside(folder, root.resolve()):
+        raise LadderError(f"{folder} lies outside the project root; nothing is written there")
+    folder.mkdir(parents=True, exist_ok=True)
+    when = (now or datetime.now(timezone.utc)).date().isoformat()
+    entry = {"id": uuid.uuid4().hex, "when": when, "text": text, "keywords": [k.strip() for k in keywords if k.strip()]}
+    _append(folder / NOTES, entry)
+    return entry
+
+
+@hookimpl
+def ladder_feedback_sources(context: SourceContext) -> list[Sighting]:
+    folder = context.journal_dir
+    if folder is None or not folder.is_dir() or not inside(folder, context.root.resolve()):
+        return []
+    return [s for name in (NOTES, CAPTURES) for s in _sightings(folder, name, context)]

@@ -1,0 +1,126 @@
+"""What the front ends ask of the tracker: scan, read, add a note, check. One core, thin front ends
+(``ladder feedback``, the pytest item, ``ladder doctor``, the HTML report)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from .state import State, StateFile, item_problem
+from .tracker import Scan, apply_sightings, needs_promotion, scan_context, scan_sources, tracker_manager
+
+__all__ = ["Tracker", "Overdue", "feedback_section"]
+
+
+@dataclass(frozen=True)
+class Overdue:
+    """An item that has needed promotion for longer than the grace period."""
+
+    item_id: str
+    topic: str
+    since: str
+    days: int
+
+
+class Tracker:
+    """The tracker of one project (its settings), with a warning sink."""
+
+    def __init__(self, settings: Any, warn: Callable[[str], None], *, memory_dir: Optional[str] = None,
+                 today: Optional[date] = None) -> None:
+        from ..history.run import now_utc
+
+        self.settings, self.warn, self.memory_dir = settings, warn, memory_dir
+        self.today = today or now_utc().date()
+        self.state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
+        self._pm: Any = None
+        self._topics: Optional[Sequence[Any]] = None
+
+    @property
+    def pm(self) -> Any:
+        if self._pm is None:
+            self._pm = tracker_manager()
+        return self._pm
+
+    @property
+    def topics(self) -> Sequence[Any]:
+        if self._topics is None:
+            from .topics import load_topics
+
+            self._topics = load_topics(self.pm)
+        return self._topics
+
+    def _scan_into(self, state: State) -> Scan:
+        context = scan_context(self.settings, self.warn, self.memory_dir)
+        scan = apply_sightings(state.items, scan_sources(self.pm, context), self.pm, self.topics, self.today)
+        for item_id in scan.untrusted:
+            self.warn(f"{self.state_file.shown}: item {item_id!r} is malformed; kept as it is, not updated")
+        return scan
+
+    def scan(self, *, dry_run: bool = False) -> tuple[Scan, State]:
+        """Collect, match and update the state (written unless ``dry_run`` or the file is read-only)."""
+        if dry_run:
+            state = self.state_file.read()
+            return self._scan_into(state), state
+        with self.state_file.updating() as state:
+            scan = self._scan_into(state)
+        return scan, state
+
+    def read(self) -> State:
+        return self.state_file.read()
+
+    def add_note(self, text: str, keywords: Sequence[str]) -> tuple[dict, Scan, State]:
+        """Keep a note (level 1) and scan, so it is matched and counted now."""
+        from ..history.run import now_utc
+        from .journal import add_note, journal_dir
+
+        folder = journal_dir(self.settings.root, self.settings.history_dir)
+        entry = add_note(folder, self.settings.root, text, keywords, now_utc())
+        scan, state = self.scan()
+        return entry, scan, state
+
+    def overdue(self, state: State) -> list[Overdue]:
+        """Items needing promotion for more than ``grace_days`` (none while ``grace_days`` is unset)."""
+        grace = self.settings.feedback.grace_days
+        if grace is None:
+            return []
+        found = []
+        for item in state.items:
+            since = item.get("ladder", {}).get("due_since") if item_problem(item) is None else None
+            days = _days_since(since, self.today)
+            if needs_promotion(item) and days is not None and days > grace:
+                found.append(Overdue(item["id"], item["topic"], since, days))
+        return found
+
+    @property
+    def state_path(self) -> Path:
+        return self.state_file.path
+
+
+def _days_since(day: Any, today: date) -> Optional[int]:
+    try:
+        return (today - date.fromisoformat(str(day))).days
+    except ValueError:
+        return None
+
+
+def feedback_section(settings: Any, warn: Callable[[str], None]) -> Any:
+    """The HTML report's ladder section, from the state file as it is (read, never scanned or repaired: a
+    report writes nothing); ``None`` when there is no state file."""
+    from ..reports.html import FeedbackSection
+
+    state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
+    if not state_file.path.exists():
+        return None
+    items = [i for i in state_file.read(repair=False).items if item_problem(i) is None]
+    return FeedbackSection(state_file.shown, _per_level(items), tuple(_due_row(i) for i in items if needs_promotion(i)))
+
+
+def _per_level(items: Sequence[dict]) -> tuple[int, int, int, int]:
+    levels = [int(i.get("current_level", 1)) for i in items]
+    return levels.count(1), levels.count(2), levels.count(3), levels.count(4)
+
+
+def _due_row(item: dict) -> tuple[str, str, int, int]:
+    return str(item["id"]), str(item["topic"]), int(item.get("current_level", 1)), int(item.get("recommended_level", 1))

@@ -1,0 +1,201 @@
+"""The tracker's state file, ``.claude/feedback-ladder-state.json``: the seed's schema, version 1, kept.
+
+A file written by the seed's skill is read and extended; one written here is valid for
+it. Unknown keys (of the file and of each item) are kept as they are, in their order;
+what the tracker adds to an item lives under its one extra key, ``ladder``. Writes are
+atomic (a synced temporary file renamed over the old one) and made under a lock, so
+two scans never interleave. A file that is not JSON, or not the seed's shape, is kept
+aside and a new one started; a newer version is left alone (read-only), with one
+warning either way; an item whose own fields are malformed is kept as it is and not
+updated.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+from ..errors import LadderError
+from ..ladderdir.aside import damaged_suffix, keep_aside
+from ..ladderdir.paths import inside
+
+__all__ = ["State", "StateFile", "STATE_VERSION", "item_problem"]
+
+STATE_VERSION = 1
+_LOCK_TIMEOUT = 10.0
+_MAX_BYTES = 16 << 20
+_INT_FIELDS = ("occurrences", "current_level", "recommended_level")
+_TEXT_FIELDS = ("id", "topic")
+
+
+def item_problem(item: Any) -> Optional[str]:
+    """Why an item cannot be updated (kept as it is), or ``None``: the seed's fields of the seed's types."""
+    if not isinstance(item, dict):
+        return "not an object"
+    wrong = [f"{key} is not a non-empty string" for key in _TEXT_FIELDS if not _text(item.get(key))]
+    wrong += [f"{key} is not a whole number" for key in _INT_FIELDS if not _count(item.get(key, 1))]
+    if not isinstance(item.get("keywords", []), list):
+        wrong.append("keywords is not a list")
+    extra = item.get("ladder", {})
+    if not isinstance(extra, dict) or not isinstance(extra.get("sources", []), list):
+        wrong.append("ladder is not an object with a sources list")
+    return wrong[0] if wrong else None
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9
+
+
+@dataclass
+class State:
+    """The file's data (the whole object, unknown keys included) and whether it may be written."""
+
+    data: dict = field(default_factory=lambda: {"version": STATE_VERSION, "feedbacks": []})
+    read_only: bool = False
+    existed: bool = False
+
+    @property
+    def items(self) -> list:
+        return self.data["feedbacks"]
+
+
+class StateFile:
+    """The state file of one project: read, and written back under its lock."""
+
+    def __init__(self, path: Path, root: Path, warn: Callable[[str], None]) -> None:
+        self.path, self.root, self.warn = path, root.resolve(), warn
+
+    @property
+    def shown(self) -> str:
+        try:
+            return self.path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(self.path)
+
+    def check_place(self) -> None:
+        """A state path leading out of the project (a symlink, ``..``) is refused: nothing is read or written
+        there."""
+        probe = self.path if self.path.exists() or self.path.is_symlink() else self.path.parent
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if not inside(probe, self.root):
+            raise LadderError(f"{self.shown}: the feedback state file lies outside the project root {self.root}; "
+                              "set [tool.ladder.feedback] state to a path inside it")
+
+    def read(self, *, repair: bool = True) -> State:
+        """The state as it is on disk (damage kept aside and said, or with ``repair`` false only said; a
+        newer version read-only)."""
+        self.check_place()
+        try:
+            with open(self.path, "rb") as handle:
+                raw = handle.read(_MAX_BYTES + 1)
+        except FileNotFoundError:
+            return State()
+        except OSError as exc:
+            raise LadderError(f"{self.shown}: cannot be read ({exc.strerror or exc})") from None
+        return self._decoded(raw, repair)
+
+    def health(self) -> dict:
+        """What ``ladder doctor`` says of the file, reading only (nothing is kept aside or written)."""
+        found: dict = {"path": self.shown, "exists": self.path.exists(), "items": 0, "malformed_items": 0,
+                       "problem": None, "kept_aside": sorted(p.name for p in self.path.parent.glob(
+                           self.path.name + ".damaged-*"))}
+        if found["exists"]:
+            found.update(self._health_of_content())
+        return found
+
+    def _health_of_content(self) -> dict:
+        try:
+            self.check_place()
+            data = json.loads(self.path.read_bytes()[: _MAX_BYTES + 1].decode("utf-8"))
+        except (OSError, LadderError, UnicodeDecodeError, ValueError) as exc:
+            return {"problem": str(exc) if isinstance(exc, LadderError) else f"not readable JSON ({exc})"}
+        problem = _shape_problem(data)
+        if problem is not None:
+            return {"problem": problem}
+        newer = f"version {data['version']} is newer than this ladder-plugins writes" \
+            if data["version"] > STATE_VERSION else None
+        return {"problem": newer, "items": len(data["feedbacks"]),
+                "malformed_items": sum(item_problem(i) is not None for i in data["feedbacks"])}
+
+    def _decoded(self, raw: bytes, repair: bool = True) -> State:
+        if len(raw) > _MAX_BYTES:
+            self.warn(f"{self.shown}: larger than {_MAX_BYTES >> 20} MB; left alone (read-only)")
+            return State(read_only=True, existed=True)
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            return self._damaged(f"not JSON ({exc.__class__.__name__})", repair)
+        problem = _shape_problem(data)
+        if problem:
+            return self._damaged(problem, repair)
+        if data["version"] > STATE_VERSION:
+            self.warn(f"{self.shown}: version {data['version']} is newer than this ladder-plugins writes "
+                      f"({STATE_VERSION}); read, never overwritten")
+            return State(data, read_only=True, existed=True)
+        return State(data, existed=True)
+
+    def _damaged(self, why: str, repair: bool = True) -> State:
+        if not repair:
+            self.warn(f"{self.shown} is damaged ({why}); left as it is")
+            return State(read_only=True, existed=True)
+        keep_aside(self.path, damaged_suffix(), self.warn, f"{self.shown} ({why})", "a new state file is started")
+        return State()
+
+    @contextmanager
+    def updating(self) -> Iterator[State]:
+        """The state read under the lock; written back (atomically) when the block ends without error."""
+        from filelock import FileLock, Timeout
+
+        self.check_place()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(self.path) + ".lock")
+        try:
+            lock.acquire(timeout=_LOCK_TIMEOUT)
+        except Timeout:
+            raise LadderError(f"{self.shown} is locked by another process for more than {_LOCK_TIMEOUT:g} s; "
+                              "nothing was changed") from None
+        try:
+            state = self.read()
+            yield state
+            if not state.read_only:
+                self.write(state)
+        finally:
+            lock.release()
+
+    def write(self, state: State) -> None:
+        text = json.dumps(state.data, indent=2, ensure_ascii=False) + "\n"
+        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=str(self.path.parent))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(temp, 0o644)
+            os.replace(temp, self.path)
+        except BaseException:
+            if os.path.exists(temp):
+                os.unlink(temp)
+            raise
+
+
+def _shape_problem(data: Any) -> Optional[str]:
+    """Why ``data`` is not the seed's state object, or ``None``."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        return "no whole-number version"
+    if not isinstance(data.get("feedbacks", []), list):
+        return "feedbacks is not a list"
+    data.setdefault("feedbacks", [])
+    return None

@@ -1,0 +1,228 @@
+"""The tracker: sightings from every source, matched into the state's items, counted once, promoted.
+
+A scan asks every source plugin (each on its own: one that fails is said and
+skipped), then, in a fixed order, puts each sighting into the item it matches (a
+plugin matcher first, the keyword rule of :mod:`.keywords` otherwise) or starts an
+item. A sighting whose identity an item already holds changes nothing: scanning twice
+counts nothing twice. Occurrences are the distinct places the feedback was given or
+written down (levels 1-3, and ladder's own hotspots); an enforced check (level 4)
+only says where an item is encoded and never starts one. The levels follow the seed:
+1 occurrence → level 1, 2 → level 2, 3 or more → level 4 where a known check exists
+for the topic, else level 3; ``promoted`` is ``current_level >= recommended_level``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+from .keywords import MAX_KEYWORDS, best_match, kebab_id, keywords_of, similarity
+from .model import Sighting, SourceContext
+from .state import item_problem
+
+__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "recommended_level", "topic_for",
+           "needs_promotion"]
+
+#: the built-in sources, registered only when the tracker runs
+BUILTIN_SOURCES = (
+    "ladder_plugins.feedback.memory",
+    "ladder_plugins.feedback.journal",
+    "ladder_plugins.feedback.docs",
+    "ladder_plugins.feedback.hooks",
+    "ladder_plugins.feedback.enforced",
+    "ladder_plugins.feedback.hotspots",
+)
+_EXCERPT = 200
+
+
+@dataclass
+class Scan:
+    """What one scan did to the state."""
+
+    new_items: list[str] = field(default_factory=list)
+    new_occurrences: int = 0
+    sightings: int = 0
+    untrusted: list[str] = field(default_factory=list)
+
+
+def tracker_manager() -> Any:
+    """A plugin manager with the built-in sources and the installed plugins (a new one: the process-wide
+    manager of lint runs never carries the tracker's sources)."""
+    import importlib
+
+    from ..plugins import make_plugin_manager
+
+    return make_plugin_manager(extra=[importlib.import_module(name) for name in BUILTIN_SOURCES])
+
+
+def _valid_sighting(found: Any) -> bool:
+    return (isinstance(found, Sighting) and found.level in (1, 2, 3, 4) and isinstance(found.text, str)
+            and bool(found.text.strip()) and isinstance(found.identity, str) and bool(found.identity))
+
+
+def scan_sources(pm: Any, context: SourceContext) -> list[Sighting]:
+    """Every source's sightings, each source asked on its own; a source that raises is said once and skipped."""
+    found: list[Sighting] = []
+    for impl in pm.hook.ladder_feedback_sources.get_hookimpls():
+        try:
+            given = list(impl.function(context=context) or ())
+        except Exception as exc:  # a plugin's bug must not stop the scan
+            context.warn(f"feedback source {impl.plugin_name} failed ({exc.__class__.__name__}: {exc}); skipped")
+            continue
+        bad = [s for s in given if not _valid_sighting(s)]
+        if bad:
+            context.warn(f"feedback source {impl.plugin_name} gave {len(bad)} malformed sightings; skipped")
+        found += [s for s in given if _valid_sighting(s)]
+    return sorted(found, key=lambda s: (s.level, s.source, s.identity))
+
+
+#: a topic's keywords are chosen words, not a piece of feedback: one of them shared is enough, unless the
+#: topic has so many that the one is a small part of it
+TOPIC_MIN_JACCARD = 0.1
+
+
+def topic_for(keywords: Sequence[str], topics: Sequence[Any]) -> Optional[Any]:
+    """The row of the topic table whose keywords ``keywords`` share the most (then the highest Jaccard
+    index, then the first row): at least two shared, or one with a Jaccard index of at least 0.1."""
+    scored = [(*similarity(keywords, topic.keywords), -index) for index, topic in enumerate(topics)]
+    passing = [s for s in scored if s[0] >= 2 or (s[0] == 1 and s[1] >= TOPIC_MIN_JACCARD)]
+    return topics[-max(passing)[2]] if passing else None
+
+
+def recommended_level(occurrences: int, topic: Optional[Any]) -> int:
+    """The seed's rule: 1 → 1, 2 → 2, 3 or more → 4 with a known check for the topic, else 3."""
+    if occurrences <= 1:
+        return 1
+    if occurrences == 2:
+        return 2
+    return 4 if topic is not None else 3
+
+
+def needs_promotion(item: dict) -> bool:
+    return item_problem(item) is None and not item.get("promoted", False)
+
+
+class _Apply:
+    """One scan's changes to the items (see the module docstring)."""
+
+    def __init__(self, items: list, pm: Any, topics: Sequence[Any], today: date) -> None:
+        self.items, self.pm, self.topics, self.today = items, pm, topics, today.isoformat()
+        self.trusted = [i for i in items if item_problem(i) is None]
+        self.scan = Scan(untrusted=[_name(i) for i in items if item_problem(i) is not None])
+        self.held = _identities(self.trusted)
+        self.seen: dict[int, list[Sighting]] = {}
+
+    def add(self, sighting: Sighting) -> None:
+        self.scan.sightings += 1
+        item = self.held.get(sighting.identity)
+        if item is None:
+            item = self._matched(sighting)
+        if item is None:
+            return
+        self.seen.setdefault(id(item), []).append(sighting)
+        if sighting.identity not in self.held and _counts(sighting):
+            self._count(item, sighting)
+
+    def _matched(self, sighting: Sighting) -> Optional[dict]:
+        keywords = keywords_of(sighting.text, sighting.keywords, limit=None)
+        answer = self.pm.hook.ladder_feedback_match(sighting=sighting, keywords=list(keywords),
+                                                    items=[dict(i) for i in self.trusted])
+        if isinstance(answer, str) and answer:
+            return next((i for i in self.trusted if i["id"] == answer), None)
+        index = best_match(keywords, self.trusted) if answer is None else None
+        if index is not None:
+            return self.trusted[index]
+        if sighting.level == 4 and sighting.source != "history":
+            return None  # an enforced check says where an item is encoded; it starts none
+        return self._new_item(sighting, keywords)
+
+    def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict:
+        topic = " ".join(sighting.text.strip().splitlines()[0].split())  # its first line names it
+        item = {"id": kebab_id(keywords, [str(i.get("id")) for i in self.items if isinstance(i, dict)]),
+                "topic": topic if len(topic) <= 80 else topic[:77] + "...", "keywords": list(keywords[:MAX_KEYWORDS]),
+                "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
+                "current_level": sighting.level, "current_location": sighting.location,
+                "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
+        self.items.append(item)
+        self.trusted.append(item)
+        self.scan.new_items.append(item["id"])
+        return item
+
+    def _count(self, item: dict, sighting: Sighting) -> None:
+        when = sighting.when or self.today
+        item["occurrences"] = int(item.get("occurrences", 0)) + 1
+        item["first_seen"] = min(str(item.get("first_seen") or when), when)
+        item["last_seen"] = max(str(item.get("last_seen") or when), when)
+        item.setdefault("ladder", {}).setdefault("sources", []).append(
+            {"identity": sighting.identity, "level": sighting.level, "source": sighting.source,
+             "location": sighting.location, "when": when, "text": sighting.text[:_EXCERPT]})
+        self.held[sighting.identity] = item
+        self.scan.new_occurrences += 1
+
+    def finish(self) -> Scan:
+        for item in self.trusted:
+            self._levels(item, self.seen.get(id(item), []))
+        return self.scan
+
+    def _levels(self, item: dict, seen: list[Sighting]) -> None:
+        """Where the item is encoded now, what it should be, and since when it needs promotion."""
+        extra = item.setdefault("ladder", {})
+        _locate(item, extra, seen)
+        topic = topic_for(keywords_of(str(item["topic"])), self.topics)  # its topic line: what it is about
+        item["recommended_level"] = recommended_level(int(item.get("occurrences", 0)), topic)
+        item["promoted"] = int(item.get("current_level", 1)) >= item["recommended_level"]
+        _mark(extra, "topic", topic.id if topic is not None else None)
+        _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", self.today))
+
+
+def _locate(item: dict, extra: dict, seen: list[Sighting]) -> None:
+    """The strongest level this scan found the item at (as stored when it found nothing of it; a level a
+    file written elsewhere gives is never lowered by a weaker sighting)."""
+    if not seen:
+        return
+    strongest = max(seen, key=lambda s: s.level)
+    if extra.get("located") or strongest.level >= item.get("current_level", 1):
+        item["current_level"], item["current_location"] = strongest.level, strongest.location
+        extra["located"] = True
+
+
+def _mark(extra: dict, key: str, value: Any) -> None:
+    if value is None:
+        extra.pop(key, None)
+    else:
+        extra[key] = value
+
+
+def _name(item: Any) -> str:
+    return str(item.get("id", "?")) if isinstance(item, dict) else "?"
+
+
+def _identities(items: Sequence[dict]) -> dict[Any, dict]:
+    """Each counted source's identity, and the item holding it."""
+    return {src.get("identity"): item for item in items
+            for src in item.get("ladder", {}).get("sources", []) if isinstance(src, dict)}
+
+
+def _counts(sighting: Sighting) -> bool:
+    """Whether a sighting is an occurrence: feedback given or written down, or one of ladder's hotspots."""
+    return sighting.level < 4 or sighting.source == "history"
+
+
+def apply_sightings(items: list, sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],
+                    today: date) -> Scan:
+    """Put ``sightings`` into ``items`` (the state's list, changed in place)."""
+    work = _Apply(items, pm, topics, today)
+    for sighting in sightings:
+        work.add(sighting)
+    return work.finish()
+
+
+def scan_context(settings: Any, warn: Callable[[str], None], memory_dir: Optional[str] = None) -> SourceContext:
+    """What the sources get for this project."""
+    from .journal import journal_dir
+    from .memory import find_memory_dir
+
+    memory = find_memory_dir(settings.root, memory_dir or settings.feedback.memory_dir)
+    return SourceContext(settings.root, memory, warn, journal_dir=journal_dir(settings.root, settings.history_dir),
+                         settings=settings)
