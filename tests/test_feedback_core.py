@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from ladder_plugins.hookspecs import hookimpl
 from ladder_plugins.feedback.keywords import best_match, kebab_id, keywords_of, similarity, stem
 from ladder_plugins.feedback.memory import find_memory_dir, memory_sightings
 from ladder_plugins.feedback.model import Sighting, SourceContext
@@ -222,3 +223,70 @@ def test_a_damaged_journal_line_is_skipped_counted_kept_and_said_once(tmp_path, 
     found = list(entries(folder / NOTES, SourceContext(tmp_path, None, warned.append)))
     assert [e["text"] for e in found] == ["first note", "second note"]
     assert len(warned) == 1 and "1 unreadable lines" in warned[0] and garbage in (folder / NOTES).read_bytes()
+
+
+class _Broken:
+    """A source plugin with a bug."""
+
+    @hookimpl
+    def ladder_feedback_sources(self, context):
+        raise RuntimeError("boom")
+
+
+class _Junk:
+    """A source plugin that returns one good sighting among junk."""
+
+    @hookimpl
+    def ladder_feedback_sources(self, context):
+        return [Sighting(1, "a good one", "here", "junk", "j#1"), "not a sighting", Sighting(9, "x", "y", "z", "w")]
+
+
+class _Everything:
+    """A matcher that puts every piece of feedback into the first item."""
+
+    @hookimpl
+    def ladder_feedback_match(self, sighting, keywords, items):
+        return items[0]["id"] if items else ""
+
+
+def _manager(*plugins):
+    import pluggy
+
+    from ladder_plugins import hookspecs
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    pm.add_hookspecs(hookspecs.LadderSpec)
+    for plugin in plugins:
+        pm.register(plugin)
+    return pm
+
+
+def test_a_failing_source_or_junk_from_one_is_said_and_skipped(tmp_path):
+    from ladder_plugins.feedback.tracker import scan_sources
+
+    warned = []
+    found = scan_sources(_manager(_Broken(), _Junk()), SourceContext(tmp_path, None, warned.append))
+    assert [s.text for s in found] == ["a good one"]
+    assert any("failed (RuntimeError: boom)" in w for w in warned) and any("2 malformed" in w for w in warned)
+
+
+def test_a_plugin_matcher_decides_before_the_keyword_rule():
+    items: list = []
+    unrelated = [_sighting("a#1", "bare except clauses"), _sighting("b#2", "pull requests too large")]
+    apply_sightings(items, unrelated, _manager(_Everything()), [], date(2026, 5, 4))
+    assert len(items) == 1 and items[0]["occurrences"] == 2
+
+
+def test_scan_dry_run_and_list_write_nothing(tmp_path):
+    from .reports_helpers import ladder
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "CLAUDE.md").write_text("- Never write a bare except clause.\n")
+    env = {"HOME": str(tmp_path / "home")}
+    dry = ladder(["feedback", "scan", "--dry-run"], tmp_path, **env)
+    assert dry.returncode == 0 and "would add 1 new item" in dry.stdout and "(not written)" in dry.stdout
+    assert not (tmp_path / ".claude").exists()
+    listed = ladder(["feedback", "list"], tmp_path, **env)
+    assert listed.returncode == 0 and "0 items" in listed.stdout and not (tmp_path / ".claude").exists()
+    assert ladder(["feedback", "scan"], tmp_path, **env).returncode == 0
+    assert "never write a bare except clause" in ladder(["feedback", "list"], tmp_path, **env).stdout.lower()

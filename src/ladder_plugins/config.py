@@ -29,6 +29,8 @@ __all__ = [
     "RecurrenceSettings",
     "HistorySettings",
     "FeedbackSettings",
+    "RulesSettings",
+    "HooksSettings",
     "Settings",
     "find_root",
     "no_project",
@@ -81,6 +83,26 @@ class FeedbackSettings:
     memory_dir: Optional[str] = None
     #: how many days an item may need promotion before ``ladder feedback check`` fails; None: never
     grace_days: Optional[int] = None
+    #: whether a prompt capture keeps the prompt's text (by default: reason codes, keywords and a hash only)
+    store_prompts: bool = False
+
+
+@dataclass(frozen=True)
+class RulesSettings:
+    """The managed rules block, ``[tool.ladder.rules]`` (DESIGN §12)."""
+
+    #: the files that hold the block, relative to the root
+    files: tuple[str, ...] = (".agent/rules/feedback-loop.md",)
+    #: the block's size cap in UTF-8 bytes, markers included
+    max_bytes: int = 6144
+
+
+@dataclass(frozen=True)
+class HooksSettings:
+    """The agent hooks, ``[tool.ladder.hooks]``."""
+
+    #: whether the edit hook blocks (the host's block form) when an edit leaves a recurring hotspot unfixed
+    block_on_hotspot: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +126,8 @@ class Settings:
     recurrence: RecurrenceSettings = field(default_factory=RecurrenceSettings)
     history: HistorySettings = field(default_factory=HistorySettings)
     feedback: FeedbackSettings = field(default_factory=FeedbackSettings)
+    rules: RulesSettings = field(default_factory=RulesSettings)
+    hooks: HooksSettings = field(default_factory=HooksSettings)
     #: the base of ``mode = "new"``: a git revision; None for the merge base with the default branch
     base: Optional[str] = None
     #: names (or globs) of the project's own assertion helpers, counted by ``min_assertions``
@@ -341,7 +365,7 @@ def _show(value: Any) -> str:
 
 _TOP_KEYS = (
     "paths", "exclude", "mode", "base", "assertion_helpers", "history_dir", "yellow_ratio", "skip_roles",
-    "show_yellow", "thresholds", "roles", "recurrence", "history", "feedback",
+    "show_yellow", "thresholds", "roles", "recurrence", "history", "feedback", "rules", "hooks",
 )
 _MAX_LIMIT = 1_000_000
 
@@ -472,7 +496,29 @@ def _feedback(file: Path, ladder: Mapping[str, Any]) -> FeedbackSettings:
     state = _path_text(check, table, "state", "a file path relative to the project root")
     memory = _path_text(check, table, "memory_dir", "a directory path (absolute, ~ or relative to the project root)")
     grace = check.integer(table, "grace_days", -1, 0, 36500) if "grace_days" in table else None
-    return FeedbackSettings(check.relative("state", state or FeedbackSettings.state), memory, grace)
+    return FeedbackSettings(check.relative("state", state or FeedbackSettings.state), memory, grace,
+                            check.flag(table, "store_prompts", False))
+
+
+def _rules(file: Path, ladder: Mapping[str, Any]) -> RulesSettings:
+    table = _sub_table(file, ladder, "rules")
+    check = _Checker(file, "tool.ladder.rules")
+    check.unknown(table, [f.name for f in dataclasses.fields(RulesSettings)])
+    files = _file_list(check, table.get("files", list(RulesSettings.files)))
+    return RulesSettings(files, check.integer(table, "max_bytes", RulesSettings.max_bytes, 512, 1_000_000))
+
+
+def _file_list(check: _Checker, files: Any) -> tuple[str, ...]:
+    if not isinstance(files, list) or not files or not all(isinstance(f, str) and f.strip() for f in files):
+        raise check.fail("files", "a non-empty list of file paths relative to the project root", files)
+    return tuple(check.relative("files", f) for f in files)
+
+
+def _hooks(file: Path, ladder: Mapping[str, Any]) -> HooksSettings:
+    table = _sub_table(file, ladder, "hooks")
+    check = _Checker(file, "tool.ladder.hooks")
+    check.unknown(table, [f.name for f in dataclasses.fields(HooksSettings)])
+    return HooksSettings(check.flag(table, "block_on_hotspot", False))
 
 
 def _path_text(check: _Checker, table: Mapping[str, Any], key: str, expected: str) -> Optional[str]:
@@ -523,7 +569,7 @@ def settings_from_table(
 def _sub_tables(file: Path, ladder: Mapping[str, Any]) -> dict[str, Any]:
     """The tables below ``[tool.ladder]`` that hold settings of their own."""
     return {"recurrence": _recurrence(file, ladder), "history": _history(file, ladder),
-            "feedback": _feedback(file, ladder)}
+            "feedback": _feedback(file, ladder), "rules": _rules(file, ladder), "hooks": _hooks(file, ladder)}
 
 
 def _gate_keys(check: _Checker, ladder: Mapping[str, Any]) -> dict[str, Any]:

@@ -103,3 +103,17 @@ class LadderSpec:
         :return: :class:`~ladder_plugins.feedback.topics.Topic` objects (an id not in the shipped
             table adds a topic; the same id replaces the shipped row), or ``None``.
         """
+
+    @hookspec
+    def ladder_classify_feedback(self, prompt: str, deadline: float) -> Optional[Sequence[str]]:
+        """Say whether a user's prompt is corrective feedback (the prompt hook's classifier, added to the
+        built-in patterns).
+
+        Called from the prompt hook, which must never make the agent wait: the call runs where a late
+        answer is ignored, and an exception is ignored.
+
+        :param prompt: the prompt's text, as the user typed it (untrusted).
+        :param deadline: a :func:`time.monotonic` value; an answer after it is discarded.
+        :return: reason codes (words such as ``"negative_evaluation"``) when it is feedback, an empty
+            sequence when it is not, ``None`` for no opinion.
+        """
