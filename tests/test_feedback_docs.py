@@ -8,35 +8,17 @@ Cursor ``.cursor/rules/*.mdc``) and runs the source as the tracker does: through
 from __future__ import annotations
 
 import os
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from ladder_plugins.feedback import docs
 from ladder_plugins.feedback.files import identity_of
-from ladder_plugins.feedback.model import SourceContext
-
-
-def write(root: Path, rel: str, text: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
+from .feedback_helpers import locations, scan_with, texts, write
 
 
 def scan(root: Path, max_bytes: int = 1 << 20) -> tuple[list, list]:
-    warnings: list = []
-    context = SourceContext(root=root, warn=warnings.append, max_bytes=max_bytes)
-    return list(docs.ladder_feedback_sources(context=context)), warnings
-
-
-def texts(found: list) -> list:
-    return [sighting.text for sighting in found]
-
-
-def locations(found: list) -> list:
-    return [sighting.location for sighting in found]
+    return scan_with(docs, root, max_bytes)
 
 
 CLAUDE_MD = """\

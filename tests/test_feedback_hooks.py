@@ -1,7 +1,7 @@
 """Level 3, tool design: the hook commands of Claude Code, Codex, Gemini CLI and Claude Code plugins.
 
 Each test builds a project in ``tmp_path`` with configurations in the shapes the hosts
-document (see ``/work/shared/reference/agent-hosts.md``), broken ones included, and runs
+document, broken ones included, and runs
 the source through its hook: what is right is found, what is wrong is one warning per file.
 """
 
@@ -9,38 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from ladder_plugins.feedback import hooks
-from ladder_plugins.feedback.model import SourceContext
+from .feedback_helpers import locations, scan_with, texts, write
 
 
-def write(root: Path, rel: str, text: str) -> Path:
-    path = root / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return path
+def scan(root: Path, max_bytes: int = 1 << 20) -> tuple[list, list]:
+    return scan_with(hooks, root, max_bytes)
 
 
 def write_json(root: Path, rel: str, data: object) -> Path:
     return write(root, rel, json.dumps(data, indent=2))
-
-
-def scan(root: Path, max_bytes: int = 1 << 20) -> tuple[list, list]:
-    warnings: list = []
-    context = SourceContext(root=root, warn=warnings.append, max_bytes=max_bytes)
-    return list(hooks.ladder_feedback_sources(context=context)), warnings
-
-
-def texts(found: list) -> list:
-    return [sighting.text for sighting in found]
-
-
-def locations(found: list) -> list:
-    return [sighting.location for sighting in found]
 
 
 def identities(root: Path) -> list:

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ..config import MODES
-from .common import EXIT_FAILED, EXIT_OK, add_formats, add_paths, analyse, command, emit, settings_of
+from .common import EXIT_FAILED, EXIT_OK, add_formats, add_paths, analyse, at_least_one, command, emit, settings_of
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -45,20 +45,10 @@ def add_parsers(sub: Any) -> None:
     text.add_argument("--show-yellow", action="store_true", default=None,
                       help="list yellow (advisory) findings too (also [tool.ladder] show_yellow = true)")
     text.add_argument("--severity", choices=("red", "yellow"), help="list the findings of this severity only")
-    text.add_argument("--top", type=_positive, metavar="N", help="list the findings of the worst N units only")
+    text.add_argument("--top", type=at_least_one("units"), metavar="N",
+                      help="list the findings of the worst N units only")
     text.add_argument("--group", action="store_true", help="group the findings under a header per file")
     text.add_argument("--quiet", "-q", action="store_true", help="print the verdict only")
-
-
-def _positive(text: str) -> int:
-    """``--top N``: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
-    return value
 
 
 def _metrics(args: argparse.Namespace) -> int:

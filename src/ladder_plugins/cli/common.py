@@ -47,16 +47,22 @@ def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.Argu
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def _jobs(text: str) -> int:
-    """``--jobs N``: a number of processes; 0 or a negative number is a mistake, not a way to say "the default"."""
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r} (leave --jobs "
-                                         "out for one per CPU)")
-    return count
+def at_least_one(what: str, hint: str = "") -> Callable[[str], int]:
+    """An argparse type for a count of ``what``: 0 or a negative number is a mistake, not a way to say "the
+    default"; ``hint`` says what to do instead."""
+    def parse(text: str) -> int:
+        try:
+            count = int(text)
+        except ValueError:
+            count = 0
+        if count < 1:
+            raise argparse.ArgumentTypeError(f"expected a number of {what}, 1 or more, not {text!r}{hint}")
+        return count
+
+    return parse
+
+
+_jobs = at_least_one("processes", " (leave --jobs out for one per CPU)")
 
 
 def add_paths(parser: argparse.ArgumentParser) -> None:

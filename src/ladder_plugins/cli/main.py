@@ -15,13 +15,21 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import LadderError
-from . import check, demo, doctor, feedback, history, init, reports, suppress
 from .common import EXIT_OK, EXIT_USAGE, Parser
 
 __all__ = ["main", "build_parser"]
 
 #: The groups in the order ``ladder --help`` lists their commands.
-_GROUPS = (demo, init, check, reports, doctor, history, feedback, suppress)
+_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "suppress")
+#: The agent hooks: run on every prompt or edit under a time budget, so they skip the parser and every other
+#: command's imports
+_FAST = {("hook", "prompt"), ("hook", "post-edit")}
+
+
+def _groups() -> list:
+    import importlib
+
+    return [importlib.import_module(f"{__package__}.{name}") for name in _GROUP_NAMES]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,18 +39,27 @@ def build_parser() -> argparse.ArgumentParser:
                     "interface, test quality) with a recurrence gate.", epilog="start with: ladder demo")
     parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in _GROUPS:
+    for group in _groups():
         group.add_parsers(sub)
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    words = tuple(sys.argv[1:] if argv is None else argv)
+    if words in _FAST:
+        from .hook import run_hook
+
+        return run_hook(words[1])
+    return _command(argv)
+
+
+def _command(argv: Optional[Sequence[str]]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    commands = {name: run for group in _GROUPS for name, run in group.COMMANDS.items()}
+    commands = {name: run for group in _groups() for name, run in group.COMMANDS.items()}
     try:
         os.getcwd()
     except OSError as exc:  # a directory deleted under the shell
