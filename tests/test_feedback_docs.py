@@ -304,3 +304,10 @@ def test_the_walk_of_the_rules_stops_after_so_many_directories(tmp_path, monkeyp
     found, warnings = scan(tmp_path)
     assert texts(found) == ["rule a"]
     assert len(warnings) == 1 and warnings[0].startswith(".claude/rules: more than 2 directories")
+
+
+def test_ladders_own_managed_block_is_not_read_as_documentation(tmp_path):
+    write(tmp_path, "CLAUDE.md", "- Keep functions short.\n<!-- ladder:rules:begin -->\n### Major: bare except (3×)\n"
+                                 "- Major: print calls (3×) (shortened to fit)\n<!-- ladder:rules:end -->\n- Name things.\n")
+    found, warned = scan(tmp_path)
+    assert texts(found) == ["Keep functions short.", "Name things."] and warned == []

@@ -28,6 +28,8 @@ class Diagnosis:
     history: dict[str, Any] = field(default_factory=dict)
     #: the feedback tracker's state file (see ``StateFile.health``)
     feedback: dict[str, Any] = field(default_factory=dict)
+    #: the managed rules block (see ``rules_file.rules_block_health``)
+    rules_block: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
     notes: list[str] = field(default_factory=list)
@@ -150,6 +152,18 @@ def _check_feedback(diag: Diagnosis, settings: Any) -> None:
                      f"{', '.join(health['kept_aside'][:5])}", "look at them, then delete them yourself")
 
 
+def _check_rules_block(diag: Diagnosis, settings: Any) -> None:
+    """The managed rules block: saturated and over_budget are facts, not faults; a file the writer refuses is."""
+    from ..feedback.rules_file import rules_block_health
+
+    diag.rules_block = rules_block_health(settings)
+    for entry in diag.rules_block["files"]:
+        if entry["problem"]:
+            diag.problem(f"rules block: {entry['problem']}",
+                         "keep one pair of markers in the file (or move it inside the project), then run "
+                         "'ladder rules sync'")
+
+
 def diagnose(start: Path) -> Diagnosis:
     diag = Diagnosis()
     settings = _check_config(diag, start)
@@ -158,6 +172,7 @@ def diagnose(start: Path) -> Diagnosis:
     if settings is not None and settings.in_project:
         _check_history(diag, settings)
         _check_feedback(diag, settings)
+        _check_rules_block(diag, settings)
     return diag
 
 
@@ -182,6 +197,16 @@ def _feedback_line(f: dict[str, Any]) -> list[str]:
             + (f", {f['malformed_items']} malformed" if f.get("malformed_items") else "")]
 
 
+def _rules_line(r: dict[str, Any]) -> list[str]:
+    if not r:
+        return []
+    return [f"rules block: {f['file']}" + ("" if f["present"] else " (none yet; 'ladder rules sync' writes it)")
+            + (", saturated (the budget is full: working as designed)" if f["saturated"] else "")
+            + (", over budget (not what 'ladder rules sync' writes now: edited by hand or by an older "
+               "version; readers keep whole sections)" if f["over_budget"] else "")
+            for f in r["files"]]
+
+
 def _config_line(cfg: dict[str, Any]) -> str:
     if not cfg.get("valid"):
         return "configuration: INVALID"
@@ -192,7 +217,7 @@ def _config_line(cfg: dict[str, Any]) -> str:
 def doctor_text(diag: Diagnosis) -> str:
     lines = [_config_line(diag.config), f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
-    lines += _history_line(diag.history) + _feedback_line(diag.feedback)
+    lines += _history_line(diag.history) + _feedback_line(diag.feedback) + _rules_line(diag.rules_block)
     lines += [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))

@@ -181,10 +181,18 @@ class _Reader:
 def pieces_of(body: str, first_line: int = 1) -> List[Piece]:
     """The pieces of feedback of a Markdown ``body`` whose first line is line ``first_line`` of its file."""
     reader = _Reader()
+    managed = False
     for number, line in enumerate(body.split("\n"), start=first_line):  # "\n" only: the lines editors count
-        reader.feed(number, line[:-1] if line.endswith("\r") else line)
+        # ladder's own managed block (``ladder rules sync``) is a projection of the tracker: read as
+        # documentation it would count the tracker's items as written down, and promote them in a loop
+        managed = (managed or _BLOCK_BEGIN in line) and _BLOCK_END not in line
+        if not managed and _BLOCK_END not in line:
+            reader.feed(number, line[:-1] if line.endswith("\r") else line)
     reader.flush()
     return reader.pieces
+
+
+_BLOCK_BEGIN, _BLOCK_END = "<!-- ladder:rules:begin -->", "<!-- ladder:rules:end -->"
 
 
 # ---------------------------------------------------------------------------

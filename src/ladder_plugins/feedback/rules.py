@@ -1,0 +1,447 @@
+"""The managed rules block (DESIGN §12): a projection of the feedback that kept coming back, not a log.
+
+The block is a pure function of state: recurring LAD hotspots and patterns from the
+history's read side, and tracker items that qualify by severity and count (the seed's
+thresholds: Blocker after 1 occurrence, Critical after 2, Major after 3). It is
+rebuilt whole every time, so it never accumulates and nobody has to prune it:
+
+- *merge*: sections whose rendered bodies are identical are one section (counts
+  added), whatever their keys, because the same lesson arrives under new ids;
+- *rank*: severity, then count, then the most recent recurrence (without it feedback
+  hit often long ago outranks feedback hit this week), then title, so it is stable;
+- *budget*: the block never exceeds ``max_bytes`` (UTF-8, markers included). The
+  layout is decided by rank alone: sections are written in full while they fit, then
+  heading-only (*demoted*, never dropped), then counted in one closing line. A demoted
+  section is back in full the moment it outranks one that is written in full.
+
+Everything taken from the history, the state file or the code is reduced to a safe
+character set (:func:`safe_text`) and every line is normalised again when rendered,
+so no value can add a line, a marker, markup or an ANSI sequence to an agent's context.
+Severity of a tracker item (documented in the README): a ``severity`` set by hand
+(``item["ladder"]["severity"]``, else the item's own ``severity``) wins; otherwise an
+item that needs promotion is *Critical* when a check exists for it (recommended
+level 4) and it is still at level 1 or 2, else *Major*; an item that needs no
+promotion and has no severity set by hand is not in the block. A hotspot the gate
+fails on now (LAD900, every mode but ``advisory``) is Critical; in ``advisory`` mode,
+and for a pattern, Major.
+
+Module-level imports are the standard library and the spine only: the prompt hook
+reads the block (through :mod:`.rules_file`) under a time budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+from ..errors import LadderError
+from ..reports.sanitize import clean
+
+__all__ = [
+    "BEGIN", "END", "HEADER", "FULL_PREFIX", "DEMOTED_PREFIX", "DEMOTED_SUFFIX", "MORE_PREFIX",
+    "SEVERITIES", "THRESHOLDS", "DEFAULT_FILES", "DEFAULT_MAX_BYTES", "MIN_BYTES", "NEWLINES", "NAME_CAP", "TITLE_CAP",
+    "Section", "Block", "RulesConfig", "rules_config", "safe_text", "plain_line",
+    "merge", "rank", "render_block", "minimum_bytes", "heading_line", "demoted_line", "more_line",
+    "hotspot_sections", "pattern_sections", "item_sections", "item_severity", "build_sections", "build_block",
+]
+
+BEGIN = "<!-- ladder:rules:begin -->"
+END = "<!-- ladder:rules:end -->"
+HEADER = ("## Recurring feedback in this repository (ladder-plugins)",
+          "Facts recorded by ladder-plugins: feedback that kept coming back. Not instructions.")
+#: a full section's first line starts with this; a demoted one is a line starting with ``DEMOTED_PREFIX``
+FULL_PREFIX = "### "
+DEMOTED_PREFIX = "- "
+DEMOTED_SUFFIX = " (shortened to fit)"
+MORE_PREFIX = "\u2026 and "
+SEVERITIES = ("Blocker", "Critical", "Major")
+#: the seed's thresholds: how many occurrences make a piece of feedback of this severity qualify
+THRESHOLDS = {"Blocker": 1, "Critical": 2, "Major": 3}
+DEFAULT_FILES = (".agent/rules/feedback-loop.md",)
+DEFAULT_MAX_BYTES = 6144
+NEWLINES = ("\n", "\r\n", "\r")
+NAME_CAP = 80
+TITLE_CAP = 160
+
+_RANK = {name: number for number, name in enumerate(SEVERITIES)}
+_SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$")
+_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: a body line starting with one of these would read as a heading, a demoted line or the closing line
+_STRUCTURAL = ("#", "-", MORE_PREFIX[0], "<")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One piece of recurring feedback: ``key`` says where it came from (for debugging a merge)."""
+
+    key: str
+    severity: str
+    title: str
+    body: tuple[str, ...] = ()
+    count: int = 1
+    #: the ISO date of the most recent recurrence ("" when unknown: ranked oldest)
+    last: str = ""
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"severity {self.severity!r} is not one of {', '.join(SEVERITIES)}")
+        object.__setattr__(self, "body", tuple(self.body))
+
+
+@dataclass(frozen=True)
+class Block:
+    """The rendered block and how its sections were laid out (in rank order: full, demoted, counted)."""
+
+    text: str
+    full: tuple[Section, ...]
+    demoted: tuple[Section, ...]
+    counted: tuple[Section, ...]
+    max_bytes: int
+
+    @property
+    def saturated(self) -> bool:
+        """The budget is full: something was shortened or only counted (working as designed)."""
+        return bool(self.demoted or self.counted)
+
+    @property
+    def size(self) -> int:
+        return len(self.text.encode("utf-8"))
+
+    @property
+    def sections(self) -> int:
+        return len(self.full) + len(self.demoted) + len(self.counted)
+
+
+@dataclass(frozen=True)
+class RulesConfig:
+    """``[tool.ladder.rules]``: the files that hold the block and its size cap."""
+
+    files: tuple[str, ...] = DEFAULT_FILES
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def rules_config(settings: Any) -> RulesConfig:
+    """The rules table of ``settings``, or the defaults where the settings have none (yet)."""
+    table = getattr(settings, "rules", None)
+    files = tuple(getattr(table, "files", None) or DEFAULT_FILES)
+    return RulesConfig(files, int(getattr(table, "max_bytes", None) or DEFAULT_MAX_BYTES))
+
+
+# -- safe text -------------------------------------------------------------------------------------------
+
+
+def _strip_controls(text: str) -> str:
+    """No ANSI sequence, control, surrogate or bidi character (``reports.sanitize.clean``, plus the C1 controls
+    and lone surrogates it leaves); every kind of line break and run of white space one space."""
+    text = clean(" ".join(text.split()))
+    return " ".join("".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs")).split())
+
+
+def _joins_previous(text: str, cut: int) -> bool:
+    """Whether cutting before ``text[cut]`` would split a character as a reader sees it."""
+    return unicodedata.combining(text[cut]) > 0 or text[cut] in "\u200d\ufe0e\ufe0f" or text[cut - 1] == "\u200d"
+
+
+def _capped(text: str, cap: int) -> str:
+    if len(text) <= cap:
+        return text
+    cut = max(cap - 3, 1)
+    while cut > 1 and _joins_previous(text, cut):
+        cut -= 1
+    return text[:cut].rstrip() + "..."
+
+
+def _safe_char(char: str) -> str:
+    return char if char in _SAFE_PUNCT or unicodedata.category(char)[0] in "LNM" else "?"
+
+
+def safe_text(value: Any, cap: int = NAME_CAP) -> str:
+    """A value from the history, the state file or the code as data: printable, one line, markup-free
+    (letters, digits and marks of any script and a little punctuation; anything else is ``?``), capped at
+    ``cap`` characters without splitting one. The block's own ``reports.brief``-like reduction."""
+    text = _strip_controls("" if value is None else str(value))
+    return _capped("".join(_safe_char(c) for c in text).strip(), cap)
+
+
+def plain_line(text: str, cap: Optional[int] = None) -> str:
+    """One line of the block as it is rendered: controls and ANSI gone, line breaks spaces, ``<``/``>`` as
+    ``‹``/``›`` (no HTML comment can open or close inside the block), optionally capped."""
+    line = _strip_controls(text).replace("<", "\u2039").replace(">", "\u203a")
+    return line if cap is None else _capped(line, cap)
+
+
+def _body_lines(section: Section) -> tuple[str, ...]:
+    """The body as rendered: each line plain, none empty, none that would read as the block's structure."""
+    lines = (plain_line(line) for line in section.body)
+    return tuple("\\" + line if line.startswith(_STRUCTURAL) else line for line in lines if line)
+
+
+def _title(section: Section) -> str:
+    return plain_line(section.title, TITLE_CAP) or "(untitled)"
+
+
+def heading_line(section: Section) -> str:
+    """``### Critical: <title> (2×)``: the first line of a section written in full."""
+    return f"{FULL_PREFIX}{section.severity}: {_title(section)} ({section.count}\u00d7)"
+
+
+def demoted_line(section: Section) -> str:
+    """``- Major: <title> (3×) (shortened to fit)``: a section that did not fit in full."""
+    return f"{DEMOTED_PREFIX}{section.severity}: {_title(section)} ({section.count}\u00d7){DEMOTED_SUFFIX}"
+
+
+def more_line(count: int) -> str:
+    """``… and 4 more``: the sections that did not fit even as a heading."""
+    return f"{MORE_PREFIX}{count} more"
+
+
+# -- merge, rank, budget ---------------------------------------------------------------------------------
+
+
+def _merge_key(section: Section) -> tuple[str, ...]:
+    """The rendered body; a section without one is merged on its title instead (two bodiless sections are
+    not the same lesson)."""
+    body = _body_lines(section)
+    return ("body", *body) if body else ("title", _title(section))
+
+
+def _merged(group: Sequence[Section]) -> Section:
+    if len(group) == 1:
+        return group[0]
+    best = rank(group)[0]
+    return dataclasses.replace(best, key="+".join(sorted({s.key for s in group})),
+                               count=sum(s.count for s in group), last=max(s.last for s in group))
+
+
+def merge(sections: Iterable[Section]) -> list[Section]:
+    """One section per rendered body, counts added; the best-ranked member gives severity and title."""
+    groups: dict[tuple[str, ...], list[Section]] = {}
+    for section in sections:
+        groups.setdefault(_merge_key(section), []).append(section)
+    return [_merged(group) for group in groups.values()]
+
+
+def rank(sections: Iterable[Section]) -> list[Section]:
+    """Severity (Blocker first), then count (more first), then ``last`` (most recent first), then title."""
+    ordered = sorted(sections, key=lambda s: (_title(s), s.key))
+    ordered.sort(key=lambda s: s.last, reverse=True)
+    ordered.sort(key=lambda s: (_RANK[s.severity], -s.count))
+    return ordered
+
+
+def _bytes(lines: Iterable[str], newline: str) -> int:
+    return sum(len(line.encode("utf-8")) + len(newline) for line in lines)
+
+
+def minimum_bytes(sections: int = 0, newline: str = "\n") -> int:
+    """The smallest budget a block of ``sections`` sections fits in: markers, header and, when there is a
+    section, the closing ``… and N more`` line."""
+    tail = (more_line(sections),) if sections else ()
+    return _bytes((BEGIN, *HEADER, *tail, END), newline)
+
+
+#: the smallest budget that holds any block of up to 999,999 sections, whatever the newline
+MIN_BYTES = minimum_bytes(999_999, "\r\n")
+
+
+def _plan(full: Sequence[int], short: Sequence[int], budget: int, tail: Callable[[int], int]) -> tuple[int, int]:
+    """How many sections go in full, and how many in full or demoted, by rank alone: each step keeps room for
+    the closing line that counts the rest."""
+    total, used, whole = len(full), 0, 0
+    while whole < total and used + full[whole] + tail(total - whole - 1) <= budget:
+        used, whole = used + full[whole], whole + 1
+    placed = whole
+    while placed < total and used + short[placed] + tail(total - placed - 1) <= budget:
+        used, placed = used + short[placed], placed + 1
+    return whole, placed
+
+
+def _require(max_bytes: int, sections: int, newline: str) -> None:
+    """A budget below the minimum cannot hold even the closing line: a configuration to fix, said clearly."""
+    need = minimum_bytes(sections, newline)
+    if max_bytes < need:
+        raise LadderError(f"the rules block needs at least {need} bytes (its markers, header and closing line) "
+                          f"but max_bytes is {max_bytes}; raise [tool.ladder.rules] max_bytes to {MIN_BYTES} "
+                          "or more")
+
+
+def _full_lines(section: Section) -> tuple[str, ...]:
+    return (heading_line(section), *_body_lines(section))
+
+
+def _layout(ranked: Sequence[Section], max_bytes: int, newline: str) -> tuple[int, int]:
+    full = [_bytes(_full_lines(s), newline) for s in ranked]
+    short = [_bytes((demoted_line(s),), newline) for s in ranked]
+    return _plan(full, short, max_bytes - minimum_bytes(0, newline),
+                 lambda rest: _bytes((more_line(rest),), newline) if rest else 0)
+
+
+def _text(ranked: Sequence[Section], whole: int, placed: int, newline: str) -> str:
+    rest = len(ranked) - placed
+    lines = [BEGIN, *HEADER, *(line for s in ranked[:whole] for line in _full_lines(s)),
+             *(demoted_line(s) for s in ranked[whole:placed]), *((more_line(rest),) if rest else ()), END]
+    return newline.join(lines) + newline
+
+
+def render_block(sections: Iterable[Section], *, max_bytes: int = DEFAULT_MAX_BYTES, newline: str = "\n") -> Block:
+    """The block, markers included, in at most ``max_bytes`` UTF-8 bytes written with ``newline``."""
+    if newline not in NEWLINES:
+        raise ValueError(f"newline must be one of {NEWLINES!r}")
+    ranked = rank(merge(sections))
+    _require(max_bytes, len(ranked), newline)
+    whole, placed = _layout(ranked, max_bytes, newline)
+    return Block(_text(ranked, whole, placed, newline), tuple(ranked[:whole]), tuple(ranked[whole:placed]),
+                 tuple(ranked[placed:]), max_bytes)
+
+
+# -- from state ------------------------------------------------------------------------------------------
+
+
+def _day(value: Any) -> str:
+    text = str(value or "")[:10]
+    return text if _DAY.fullmatch(text) else ""
+
+
+def _what(rule_key: str) -> str:
+    from ..catalogue import lookup
+
+    rule = lookup(rule_key)
+    return rule.what if rule is not None else safe_text(rule_key)
+
+
+def _where(rec: Any) -> str:
+    """``'price' in src/shop/pricing.py``, or the file alone for a file rule."""
+    path = safe_text(rec.path)
+    return f"'{safe_text(rec.unit)}' in {path}" if rec.unit else path
+
+
+def _value(view: Any, rec: Any) -> str:
+    from ..reports.summary import number_text
+
+    now = view.now_of(rec)
+    if now is not None:
+        return f"is {number_text(now.actual)} against a limit of {number_text(now.limit)}"
+    return (f"was {number_text(rec.last_actual)} against a limit of {number_text(rec.last_limit)} when last "
+            f"seen on {_day(rec.last_seen) or '-'}")
+
+
+def _gate_fact(mode: str) -> str:
+    from ..catalogue import GATE
+
+    if mode == "advisory":
+        return f"The gate is advisory here: {GATE.code} reports it without failing."
+    return f"The recurrence gate ({GATE.code}) fails on it now (mode {safe_text(mode)})."
+
+
+def _hotspot(view: Any, rec: Any, mode: str) -> Section:
+    what, where = _what(rec.rule_key), _where(rec)
+    facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; it {rec.describe()}."
+    return Section(f"hotspot:{safe_text(rec.fingerprint, 400)}", "Major" if mode == "advisory" else "Critical",
+                   f"{where}: {what}", (facts, _gate_fact(mode)), rec.occurrences,
+                   _day(rec.days[-1] if rec.days else rec.last_seen))
+
+
+def hotspot_sections(view: Any, mode: str) -> list[Section]:
+    """The view's current hotspots (resolved ones are not in ``view.hotspots``): Critical where the gate
+    fails on them now, Major in ``advisory`` mode."""
+    return [_hotspot(view, rec, mode) for rec in view.hotspots]
+
+
+def _pattern(pattern: Any, last: str) -> Section:
+    what, group = _what(pattern.rule_key), f"{pattern.kind} {safe_text(pattern.group)}"
+    body = f"Code in {group}: {what} ({safe_text(pattern.rule_key)}) {pattern.describe()}."
+    return Section(f"pattern:{safe_text(pattern.rule_key)}:{pattern.kind}:{safe_text(pattern.group)}", "Major",
+                   f"{what} in {group}", (body,), pattern.recurrences, last)
+
+
+def pattern_sections(view: Any) -> list[Section]:
+    """The view's patterns, Major; a role and an area made of the same fingerprints are said once."""
+    days = {rec.fingerprint: rec.days[-1] for rec in view.recurring if rec.days}
+    seen: set[tuple[str, frozenset[str]]] = set()
+    found = []
+    for pattern in view.patterns:
+        same = (pattern.rule_key, pattern.members)
+        if same not in seen or not pattern.members:
+            seen.add(same)
+            found.append(_pattern(pattern, max((_day(days.get(fp)) for fp in pattern.members), default="")))
+    return found
+
+
+def _level(item: dict, key: str) -> int:
+    value = item.get(key, 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+
+def _hand_severity(item: dict) -> Optional[str]:
+    """A severity set by hand: the ``ladder`` extra's first, then the item's own; anything else is ignored."""
+    extra = item.get("ladder")
+    for value in ((extra if isinstance(extra, dict) else {}).get("severity"), item.get("severity")):
+        if isinstance(value, str) and value.strip().capitalize() in SEVERITIES:
+            return value.strip().capitalize()
+    return None
+
+
+def _derived_severity(item: dict) -> Optional[str]:
+    current, recommended = _level(item, "current_level"), _level(item, "recommended_level")
+    if item.get("promoted") is True or current >= recommended:
+        return None
+    return "Critical" if recommended >= 4 and current <= 2 else "Major"
+
+
+def item_severity(item: dict) -> Optional[str]:
+    """The severity a tracker item is in the block with, or ``None`` when it does not qualify (see the module
+    docstring); it qualifies when its occurrences reach the severity's threshold."""
+    severity = _hand_severity(item) or _derived_severity(item)
+    if severity is None or _level(item, "occurrences") < THRESHOLDS[severity]:
+        return None
+    return severity
+
+
+def _item(item: dict, severity: str) -> Section:
+    from .model import level_name
+
+    topic = safe_text(item["topic"], TITLE_CAP)
+    where = safe_text(item.get("current_location") or "")
+    body = [f"Feedback '{topic}' is encoded at {level_name(_level(item, 'current_level'))}"
+            f"{f' ({where})' if where else ''}; the tracker recommends "
+            f"{level_name(_level(item, 'recommended_level'))}."]
+    if _hand_severity(item):
+        body.append(f"Its severity, {severity}, was set by hand in the tracker's state.")
+    return Section(f"feedback:{safe_text(item['id'])}", severity, topic, tuple(body), _level(item, "occurrences"),
+                   _day(item.get("last_seen")))
+
+
+def item_sections(items: Iterable[Any]) -> list[Section]:
+    """The tracker items that qualify; ``items`` must be well-formed (``state.item_problem`` is ``None``)."""
+    graded = ((item, item_severity(item)) for item in items)
+    return [_item(item, severity) for item, severity in graded if severity is not None]
+
+
+def _ignore(message: str) -> None:
+    """A warning sink that says nothing (reading for the block must not repeat what other commands say)."""
+
+
+def _items(settings: Any, warn: Callable[[str], None]) -> list[dict]:
+    from .state import StateFile, item_problem
+
+    state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
+    return [item for item in state_file.read(repair=False).items if item_problem(item) is None]
+
+
+def build_sections(settings: Any, warn: Optional[Callable[[str], None]] = None) -> list[Section]:
+    """Every section the project's state makes: hotspots and patterns (the history's read side, checked
+    against the code now), then the tracker's items (the state file as it is: read, never repaired)."""
+    from ..history.view import load_view
+
+    sink = warn or _ignore
+    view = load_view(settings, warn=sink, check=True)
+    return hotspot_sections(view, settings.mode) + pattern_sections(view) + item_sections(_items(settings, sink))
+
+
+def build_block(settings: Any, warn: Optional[Callable[[str], None]] = None, newline: str = "\n") -> Block:
+    """The block ``ladder rules sync`` writes for this project now."""
+    return render_block(build_sections(settings, warn), max_bytes=rules_config(settings).max_bytes,
+                        newline=newline)
