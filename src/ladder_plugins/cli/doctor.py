@@ -30,6 +30,8 @@ class Diagnosis:
     feedback: dict[str, Any] = field(default_factory=dict)
     #: the managed rules block (see ``rules_file.rules_block_health``)
     rules_block: dict[str, Any] = field(default_factory=dict)
+    #: per agent host, which of our hooks its settings run (``feedback.install.installed_kinds``)
+    agent_hooks: dict[str, list[str]] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
     notes: list[str] = field(default_factory=list)
@@ -164,6 +166,20 @@ def _check_rules_block(diag: Diagnosis, settings: Any) -> None:
                          "'ladder rules sync'")
 
 
+def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
+    """Which agent hosts run our hooks: a note, never a problem (not installing them is a choice)."""
+    from ..feedback.install import installed_kinds
+
+    try:
+        kinds = installed_kinds(settings.root)
+    except Exception:  # a settings file doctor cannot read is the host's business, not a crash of ours
+        return
+    diag.agent_hooks = {agent: list(found) for agent, found in kinds.items()}
+    if not any("post-edit" in found for found in kinds.values()):
+        diag.notes.append("no agent host runs the edit hook: 'ladder hook install --agent claude' (or codex, "
+                          "gemini) adds it")
+
+
 def diagnose(start: Path) -> Diagnosis:
     diag = Diagnosis()
     settings = _check_config(diag, start)
@@ -173,6 +189,7 @@ def diagnose(start: Path) -> Diagnosis:
         _check_history(diag, settings)
         _check_feedback(diag, settings)
         _check_rules_block(diag, settings)
+        _check_agent_hooks(diag, settings)
     return diag
 
 
@@ -207,6 +224,12 @@ def _rules_line(r: dict[str, Any]) -> list[str]:
             for f in r["files"]]
 
 
+def _hooks_line(hooks: dict[str, list[str]]) -> list[str]:
+    if not hooks:
+        return []
+    return ["agent hooks: " + "; ".join(f"{agent} {', '.join(kinds) or 'none'}" for agent, kinds in hooks.items())]
+
+
 def _config_line(cfg: dict[str, Any]) -> str:
     if not cfg.get("valid"):
         return "configuration: INVALID"
@@ -218,6 +241,7 @@ def doctor_text(diag: Diagnosis) -> str:
     lines = [_config_line(diag.config), f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
     lines += _history_line(diag.history) + _feedback_line(diag.feedback) + _rules_line(diag.rules_block)
+    lines += _hooks_line(diag.agent_hooks)
     lines += [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))

@@ -20,7 +20,7 @@ from .common import EXIT_OK, EXIT_USAGE, Parser
 __all__ = ["main", "build_parser"]
 
 #: The groups in the order ``ladder --help`` lists their commands.
-_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "rules", "suppress")
+_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "rules", "hook", "suppress")
 #: The agent hooks: run on every prompt or edit under a time budget, so they skip the parser and every other
 #: command's imports
 _FAST = {("hook", "prompt"), ("hook", "post-edit")}

@@ -1,0 +1,203 @@
+"""The edit hook's time budget: ``ladder hook post-edit`` after an edit of a 1,000-line file.
+
+Target: at most 300 ms warm, interpreter start-up included (the hosts run the hook after every
+edit, and wait for it). The project is synthetic: one module of 1,000 lines (75 ordinary
+functions and one that is a recurring hotspot, checked and edited over two days, so the hook
+has something to say). Measured, each over ``--runs`` runs, median and worst:
+
+* in process, ``edit_hook.run()``: the same text again (analysis cache hit) and a fresh edit
+  each time (the file's new text is analysed: what an agent's edit really costs);
+* in a subprocess, ``python -m ladder_plugins hook post-edit`` (once the CLI is wired) and the
+  module's own entry point, likewise, next to ``python -c pass`` for the interpreter alone.
+
+It measures and prints; it never asserts (``tox -e bench`` style). Usage:
+``python benchmarks/edit_hook.py [--runs N] [--work DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+HOT = '''def settle(order, customer, coupons, today):
+    total = 0
+    for line in order.lines:
+        if line.quantity <= 0:
+            continue
+        amount = line.unit_price * line.quantity
+        if customer.is_member:
+            if line.category in ("books", "music") and not line.on_sale:
+                amount *= 0.9
+            elif line.category == "food":
+                if today.weekday() == 6:
+                    amount *= 0.95
+        for coupon in coupons:
+            if coupon.applies_to(line) and coupon.valid_on(today):
+                if coupon.percent:
+                    amount -= amount * coupon.percent / 100
+                else:
+                    amount -= coupon.amount
+        total += max(amount, 0)
+    return round(total, MARK)
+'''
+STEPS = ("2026-11-02T09:00:00Z", "2026-11-02T15:00:00Z", "2026-11-03T10:00:00Z")
+NOW = "2026-11-03T12:00:00Z"
+
+
+def _ordinary(number: int) -> str:
+    """A plain function of 13 lines, within every limit."""
+    body = "".join(f"    value_{k} = value_{k - 1} + {number} * {k}\n" for k in range(1, 9))
+    return f"def step_{number}(value_0):\n    \"\"\"Step {number}.\"\"\"\n{body}    return value_8\n\n\n"
+
+
+def module(mark: int) -> str:
+    """The 1,000-line module; ``mark`` changes the hotspot's code (a new version of the unit)."""
+    text = "".join(_ordinary(n) for n in range(75)) + HOT.replace("MARK", str(mark))
+    lines = text.count("\n")
+    return text + "".join(f"CONSTANT_{n} = {n}\n" for n in range(1000 - lines))
+
+
+def _ladder(args: Sequence[str], cwd: Path, now: str) -> None:
+    env = {**os.environ, "LADDER_NOW": now}
+    subprocess.run([sys.executable, "-m", "ladder_plugins", *args], cwd=cwd, env=env, check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def build(work: Path) -> Path:
+    """A project whose ``settle`` was checked, edited, checked, edited, checked: a recurring hotspot."""
+    project = work / "edit-hook"
+    shutil.rmtree(project, ignore_errors=True)
+    (project / "src" / "app").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[project]\nname = "bench"\n\n[tool.ladder]\npaths = ["src"]\n')
+    for mark, now in enumerate(STEPS, 1):
+        (project / "src" / "app" / "orders.py").write_text(module(mark))
+        _ladder(["check"], project, now)
+    return project
+
+
+def payload(project: Path, session: str, name: str = "orders.py") -> bytes:
+    path = project / "src" / "app" / name
+    return json.dumps({
+        "session_id": session, "transcript_path": None, "cwd": str(project), "permission_mode": "default",
+        "hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_use_id": "toolu_bench",
+        "tool_input": {"file_path": str(path), "old_string": "round(total, 3)", "new_string": "round(total, 4)"},
+        "tool_response": {"filePath": str(path)},
+    }).encode()
+
+
+def _timed(runs: int, once: Callable[[int], None]) -> list[float]:
+    times = []
+    for number in range(runs):
+        start = time.perf_counter()
+        once(number)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def _row(label: str, times: Sequence[float]) -> str:
+    return f"| {label} | {statistics.median(times) * 1000:.0f} | {max(times) * 1000:.0f} | {len(times)} |"
+
+
+def _in_process(project: Path, runs: int, fresh: bool) -> list[float]:
+    from ladder_plugins.feedback.edit_hook import run
+
+    env = {**os.environ, "LADDER_NOW": NOW}
+    target = project / "src" / "app" / "orders.py"
+
+    def once(number: int) -> None:
+        if fresh:
+            target.write_text(module(1000 + number))
+        answer = run(payload(project, f"bench-in-{fresh}-{number}"), env)
+        assert answer != "{}", "the hook had nothing to say: the benchmark measures the wrong path"
+
+    target.write_text(module(999))
+    run(payload(project, "bench-warm-up"), env)  # the cache entry of the text the cache-hit runs see
+    return _timed(runs, once)
+
+
+def _environment() -> dict[str, str]:
+    """The hook's environment as a host gives it: bytecode is written (an installed package has its ``.pyc``
+    files; ``PYTHONDONTWRITEBYTECODE``, set in some sandboxes, would make every start compile the sources)."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "LADDER_NOW": NOW}
+
+
+def _subprocess(project: Path, runs: int, command: Sequence[str], fresh: bool, name: str = "orders.py") -> list[float]:
+    """``command`` run as the host runs the hook; ``name``: the edited module (``other.py``: one the history
+    does not know)."""
+    env = _environment()
+    target = project / "src" / "app" / name
+
+    def once(number: int) -> None:
+        if fresh:
+            target.write_text(module(2000 + number))
+        subprocess.run(command, input=payload(project, f"bench-sub-{fresh}-{number}", name), cwd=project, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    target.write_text(module(999))
+    once(-1)  # warm: the interpreter's files in the page cache, the cache entry of this text
+    return _timed(runs, once)
+
+
+def _cli_wired() -> Optional[list[str]]:
+    """``python -m ladder_plugins hook post-edit`` when the CLI knows it, else ``None``."""
+    command = [sys.executable, "-m", "ladder_plugins", "hook", "post-edit"]
+    done = subprocess.run(command, input=b"{}", capture_output=True, check=False)
+    return command if done.returncode == 0 and done.stdout.strip() == b"{}" else None
+
+
+def _in_process_rows(project: Path, runs: int) -> list[str]:
+    return [_row("in process, cache hit", _in_process(project, runs, fresh=False)),
+            _row("in process, fresh edit", _in_process(project, runs, fresh=True)),
+            _row("`python -c pass` (start-up alone)",
+                 _subprocess(project, runs, [sys.executable, "-c", "pass"], fresh=False))]
+
+
+def _command_rows(project: Path, runs: int, commands: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    rows = []
+    for label, command in commands:
+        rows.append(_row(f"{label}, cache hit", _subprocess(project, runs, command, fresh=False)))
+        rows.append(_row(f"{label}, fresh edit", _subprocess(project, runs, command, fresh=True)))
+        rows.append(_row(f"{label}, fresh edit of a file the history does not know",
+                         _subprocess(project, runs, command, fresh=True, name="other.py")))
+    return rows
+
+
+def _commands() -> tuple[list[tuple[str, Sequence[str]]], bool]:
+    """The hook's commands to time (the module's entry point; the CLI's once wired), and whether it is."""
+    entry = [sys.executable, "-c", "import sys; from ladder_plugins.feedback.edit_hook import main; sys.exit(main())"]
+    cli = _cli_wired()
+    return [("module entry point", entry)] + ([("`python -m ladder_plugins hook post-edit`", cli)] if cli else []), \
+        cli is not None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--work", type=Path, default=None, help="work directory (default: a temporary one)")
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    project = build(args.work or Path(tempfile.mkdtemp(prefix="ladder-bench-")))
+    commands, wired = _commands()
+    rows = _in_process_rows(project, args.runs) + _command_rows(project, args.runs, commands)
+    print(f"edit hook on a 1,000-line file (Python {sys.version.split()[0]}, {os.cpu_count()} CPUs); target <= 300 ms")
+    print("| what | median ms | worst ms | runs |\n|---|---:|---:|---:|\n" + "\n".join(rows))
+    if not wired:
+        print("(`ladder hook post-edit` is not wired into the CLI yet: measured through the module's entry point)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""``ladder hook prompt|post-edit|install|uninstall``: the agent hooks, and putting them into a host's settings.
+
+``prompt`` and ``post-edit`` are what Claude Code, Codex and Gemini CLI run on every prompt and every edit:
+:mod:`.main` sends them here before building any parser, and each fails open (exit 0, ``{}`` or nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers", "COMMANDS", "run_hook"]
+
+_EXAMPLES = (
+    "  ladder hook install --agent claude            .claude/settings.json of this project\n"
+    "  ladder hook install --agent gemini --user     ~/.gemini/settings.json\n"
+    "  ladder hook install --agent codex --dry-run   the diff only, nothing written\n"
+    "  ladder hook uninstall --agent claude          our entries out again, the rest kept\n"
+    "  ladder hook prompt | post-edit                what the hosts run (their JSON on stdin, ours on stdout)"
+)
+
+
+def run_hook(name: str) -> int:
+    """The agent hooks: stdin to stdout, exit status 0 whatever happens (each module fails open itself)."""
+    if name == "post-edit":
+        from ..feedback.edit_hook import main
+
+        return main()
+    from ..feedback.prompt_hook import console
+
+    return console()
+
+
+def add_parsers(sub: Any) -> None:
+    from .common import Parser, command
+
+    hook = command(sub, "hook", "agent hooks: run them, install them into Claude Code, Codex, Gemini CLI", _EXAMPLES)
+    verbs = hook.add_subparsers(dest="hook_action", metavar="ACTION", parser_class=Parser, required=True)
+    for verb, what in (("install", "merge our prompt and edit hooks into a host's settings"),
+                       ("uninstall", "take our hooks out of a host's settings, the rest kept")):
+        parser = command(verbs, verb, what, _EXAMPLES)
+        parser.add_argument("--agent", required=True, choices=("claude", "codex", "gemini", "all"))
+        parser.add_argument("--user", action="store_true", help="the user's settings (~/.claude, ~/.codex, ~/.gemini)")
+        parser.add_argument("--project", action="store_true", help="this project's settings (the default)")
+        parser.add_argument("--home", metavar="DIR", help="stands in for ~ (a disposable home, tests)")
+        parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    for verb, what in (("prompt", "the UserPromptSubmit/BeforeAgent hook (stdin JSON → stdout)"),
+                       ("post-edit", "the PostToolUse/AfterTool hook (stdin JSON → stdout)")):
+        command(verbs, verb, what, _EXAMPLES)
+
+
+def _said(agent: str, changed: list, remove: bool) -> str:
+    if not changed:
+        return f"{agent}: already {'absent' if remove else 'installed'}; nothing changed"
+    settings_file, *backups = changed
+    kept = f" (the old file kept as {backups[0]})" if backups else ""
+    trust = "; Codex asks you to trust the new hooks the next time it starts" if agent == "codex" and not remove \
+        else ""
+    return f"{agent}: {'removed from' if remove else 'installed in'} {settings_file}{kept}{trust}"
+
+
+def _install(args: argparse.Namespace, remove: bool) -> int:
+    from ..config import load_settings, no_project
+    from ..errors import LadderError
+    from ..feedback.install import install, uninstall
+    from .common import EXIT_OK
+
+    settings = load_settings(Path.cwd())
+    if not args.user and not settings.in_project:
+        raise LadderError(f"{no_project(settings.root)}: install into a project from inside it, or use --user")
+    agents = ("claude", "codex", "gemini") if args.agent == "all" else (args.agent,)
+    home = Path(args.home) if args.home else None
+    act = uninstall if remove else install
+    for agent in agents:
+        diff, changed = act(agent, "user" if args.user else "project", home, settings.root, args.dry_run)
+        print(_dry(agent, diff) if args.dry_run else _said(agent, [str(p) for p in changed], remove))
+    return EXIT_OK
+
+
+def _dry(agent: str, diff: str) -> str:
+    return diff.rstrip("\n") if diff else f"{agent}: nothing to change"
+
+
+def _hook(args: argparse.Namespace) -> int:
+    if args.hook_action in ("prompt", "post-edit"):
+        return run_hook(args.hook_action)
+    return _install(args, remove=args.hook_action == "uninstall")
+
+
+COMMANDS = {"hook": _hook}

@@ -1,0 +1,632 @@
+"""``ladder hook post-edit``: the seed's convergence breaker for structural feedback (DESIGN §12).
+
+An agent that edits a unit and leaves it over a limit it was already over is circling: the
+same feedback, given again, without converging. The lint run finds that later, as a
+recurring hotspot; this hook says it at once, after the edit, while the agent still holds
+the unit in mind. It is a ``PostToolUse`` command hook for Claude Code and Codex (matcher
+``Edit|Write|MultiEdit``; Codex's ``apply_patch`` answers to ``Edit``/``Write``) and an
+``AfterTool`` hook for Gemini CLI (``write_file|replace``); which one asked is read from
+``hook_event_name`` and the fields present.
+
+What it does, and why it stops there:
+
+* It analyses only the files the tool call named, each a ``.py`` file inside the project
+  root (symlinks resolved), with the project's settings and the analysis cache, so a warm
+  call costs a cache lookup, one read of the history's summary and the gate's arithmetic.
+* "Before" is what the history knows: a fingerprint the history holds red, or one that this
+  edit, counted as one more occurrence, makes a recurring hotspot. A unit the edit did not
+  change (its version is one the history already has) is not mentioned: reminding an agent
+  of a legacy unit it did not touch is noise, and noise is what got the seed's execution
+  guard retired.
+* It records nothing in the history (the lint run does that, with the whole run). The one
+  thing it writes is a tiny per-session counter, ``<history_dir>/hooks/sessions/<id>.json``,
+  so it can say how many edits of this session left the unit unfixed; bounded, pruned,
+  written atomically, inside the root only, and never where there is no project.
+* It tells, it does not block, unless ``[tool.ladder.hooks] block_on_hotspot = true``, and
+  then only for a recurring hotspot: false blocks cost more than the circling they catch.
+* It fails open: any internal failure is ``{}`` on stdout, exit status 0, nothing on
+  stderr. A hook that breaks the agent's edit loop is worse than no hook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import stat
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
+
+__all__ = [
+    "CLAUDE", "GEMINI", "EMPTY", "Payload", "Finding", "SessionCounter", "parse_payload", "edited_paths",
+    "project_files", "findings_of", "unit_line", "render", "run", "main", "session_file_name",
+]
+
+#: the two output dialects: Claude Code and Codex share ``PostToolUse``; Gemini CLI has ``AfterTool``
+CLAUDE, GEMINI = "claude", "gemini"
+_EVENTS = {"PostToolUse": CLAUDE, "AfterTool": GEMINI}
+_OUTPUT_EVENT = {CLAUDE: "PostToolUse", GEMINI: "AfterTool"}
+#: Gemini CLI's file tools; used only when ``hook_event_name`` is missing
+_GEMINI_TOOLS = frozenset({"write_file", "replace"})
+#: tools that name a file without changing it: a hook installed without a matcher sees them too
+_READ_ONLY = frozenset({"Read", "NotebookRead", "Glob", "Grep", "LS", "read_file", "read_many_files",
+                        "list_directory", "glob", "search_file_content"})
+#: what every host accepts as "nothing to add"
+EMPTY = "{}"
+#: where a tool's arguments name the file (Claude Code and Gemini CLI: ``file_path``)
+_PATH_KEYS = ("file_path", "absolute_path", "path", "filePath")
+#: Codex's ``apply_patch`` sends the patch as ``{"command": "*** Begin Patch ..."}``
+_PATCH_KEYS = ("command", "input", "patch")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:(?:Add|Update) File|Move to): (.+?)[ \t]*$", re.M)
+MAX_FILES = 8  # a patch may touch many files; the hook stays within its time budget
+MAX_BYTES = 1 << 20  # a file bigger than this is the lint run's job, not an edit hook's
+_SHOWN = 6  # findings written out in full; the rest are counted
+_MAX_CONTEXT = 9000  # Claude Code caps a context string at 10,000 characters
+SESSION_UNITS = 200  # fingerprints one session file keeps (the least recently seen go first)
+SESSION_FILES = 200  # session files kept (the oldest go first)
+SESSION_DAYS = 7  # a session file untouched this long is removed
+_SESSION_BYTES = 256 << 10
+_LOCK_TIMEOUT = 0.5
+
+
+# ---------------------------------------------------------------------------
+# the host's stdin
+
+
+@dataclass(frozen=True)
+class Payload:
+    """What the hook needs from the host's stdin: which dialect to answer in, where, which files."""
+
+    dialect: str
+    cwd: Path
+    session_id: str
+    paths: tuple[str, ...]
+
+
+def _dialect(data: Mapping[str, Any]) -> Optional[str]:
+    """``claude`` (Claude Code, Codex), ``gemini``, or ``None`` for an event this hook does not serve."""
+    event = data.get("hook_event_name")
+    if isinstance(event, str) and event:
+        return _EVENTS.get(event)
+    gemini = "timestamp" in data or data.get("tool_name") in _GEMINI_TOOLS
+    return GEMINI if gemini else CLAUDE
+
+
+def _text(value: Any) -> Optional[str]:
+    """A usable path string: text, not empty, no NUL (which no file system takes)."""
+    return value if isinstance(value, str) and value.strip() and "\x00" not in value else None
+
+
+def _paths_in(arguments: Mapping[str, Any]) -> list[str]:
+    """The files one tool call's arguments name: a path field, or the files of a Codex patch."""
+    for key in _PATH_KEYS:
+        named = _text(arguments.get(key))
+        if named:
+            return [named]
+    found: list[str] = []
+    for key in _PATCH_KEYS:
+        patch = arguments.get(key)
+        if isinstance(patch, str) and "*** Begin Patch" in patch:
+            found.extend(match.group(1) for match in _PATCH_FILE.finditer(patch))
+    return found
+
+
+def edited_paths(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The files a tool call edited, as the host named them (``tool_input``, else ``tool_response``), at most
+    :data:`MAX_FILES`, each once."""
+    for key in ("tool_input", "tool_response"):
+        arguments = data.get(key)
+        found = _paths_in(arguments) if isinstance(arguments, Mapping) else []
+        if found:
+            return tuple(dict.fromkeys(p for p in map(_text, found) if p))[:MAX_FILES]
+    return ()
+
+
+def _cwd(data: Mapping[str, Any], environ: Mapping[str, str]) -> Optional[Path]:
+    """Where the host works: ``cwd`` on stdin (it follows worktrees), else the project directory it set."""
+    for value in (data.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), environ.get("GEMINI_PROJECT_DIR")):
+        text = _text(value)
+        if text and os.path.isabs(text) and os.path.isdir(text):
+            return Path(text)
+    return None
+
+
+def parse_payload(stdin: bytes, environ: Mapping[str, str]) -> Optional[Payload]:
+    """The payload, or ``None`` for anything this hook does not serve (not JSON, another event, no file)."""
+    try:
+        data = json.loads(stdin.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    dialect, paths, cwd = _dialect(data), edited_paths(data), _cwd(data, environ)
+    if dialect is None or not paths or cwd is None or data.get("tool_name") in _READ_ONLY:
+        return None
+    session = data.get("session_id")
+    return Payload(dialect, cwd, session if isinstance(session, str) else "", paths)
+
+
+# ---------------------------------------------------------------------------
+# the files inside the project
+
+
+def _relative(path: Path, root: Path) -> Optional[str]:
+    """``path`` as the lint names it (POSIX, relative to the resolved root), or ``None`` outside the root.
+
+    The directory is resolved, the name kept: a file reached through a symlinked directory
+    gets its fingerprint's path, a symlinked file keeps its own name."""
+    try:
+        return (Path(os.path.realpath(path.parent)) / path.name).relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+def _regular_inside(path: Path, root: Path) -> bool:
+    """A regular file (symlinks followed) whose real location is inside ``root``, of a size an edit hook reads."""
+    from ..ladderdir.paths import inside
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_size <= MAX_BYTES and inside(path, root)
+
+
+def project_files(paths: Iterable[str], cwd: Path, settings: Any) -> list[tuple[Path, str]]:
+    """``(absolute path, relative path)`` of each named ``.py`` file inside the project root that the lint
+    would analyse (not excluded); everything else is ignored."""
+    from ..analysis.discovery import DEFAULT_EXCLUDES
+    from ..analysis.globs import compile_globs, matches_any
+
+    root = Path(os.path.realpath(settings.root))
+    excludes = compile_globs(DEFAULT_EXCLUDES + tuple(settings.exclude))
+    found: dict[str, Path] = {}
+    for raw in paths:
+        path = Path(os.path.normpath(os.path.join(cwd, raw)))
+        rel = _relative(path, root) if path.suffix == ".py" else None
+        if rel and not matches_any(rel, excludes) and _regular_inside(path, root):
+            found.setdefault(rel, path)
+    return [(path, rel) for rel, path in found.items()]
+
+
+# ---------------------------------------------------------------------------
+# the per-session counter
+
+
+def session_file_name(session_id: str) -> str:
+    """A file name for a session id: its safe characters, and a hash when anything was dropped or cut, so
+    two ids never share a file and no id can name a path (``../x``) or a hidden file."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", session_id)[:64].lstrip("-_")
+    if safe != session_id or not safe:
+        digest = hashlib.blake2b(session_id.encode("utf-8", "replace"), digest_size=6).hexdigest()
+        safe = f"{safe[:40] or 'session'}-{digest}"
+    return f"{safe}.json"
+
+
+@dataclass(frozen=True)
+class SessionCounter:
+    """How many edits of one session left each fingerprint over its limit, in ``hooks/sessions/``.
+
+    ``units`` maps a fingerprint to ``{"version", "edits", "value", "at"}``: an edit counts
+    when the unit's version is new to the session (an edit elsewhere in the file does not
+    count again). A session file is a counter, not a record: a damaged one starts again.
+    """
+
+    directory: Path
+    name: str
+    units: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, settings: Any, session_id: str) -> Optional["SessionCounter"]:
+        """The session's counter, or ``None`` when there is no session id or its place is not safe to use."""
+        from ..ladderdir.paths import first_outside
+
+        if not session_id or not settings.in_project:
+            return None
+        base = settings.root / settings.history_dir
+        directory = base / "hooks" / "sessions"
+        name = session_file_name(session_id)
+        places = (base, base / "hooks", directory, directory / name, directory / ".lock")
+        if first_outside(places, Path(os.path.realpath(settings.root))):
+            return None
+        return cls(directory, name, _read_units(directory / name))
+
+    def seen(self, fingerprint: str) -> Optional[dict[str, Any]]:
+        return self.units.get(fingerprint)
+
+    def count(self, fingerprint: str, version: str, value: Optional[float], at: str) -> Optional[int]:
+        """This edit's count for ``fingerprint``: one more when ``version`` is new to the session, ``None``
+        when the session has already counted this version (the edit did not touch the unit)."""
+        entry = self.units.get(fingerprint)
+        if entry is not None and entry.get("version") == version:
+            return None
+        edits = (entry.get("edits", 0) if entry else 0) + 1
+        self.units[fingerprint] = {"version": version, "edits": edits, "value": value, "at": at}
+        return edits
+
+    def save(self) -> None:
+        """Write the counter atomically under the directory's lock (hosts run the hooks of parallel tool
+        calls at once), keep it bounded, prune old sessions; a lock held too long skips the save."""
+        from ..ladderdir.paths import make_dirs
+
+        make_dirs(self.directory.parent.parent, self.directory)
+        with _locked(self.directory / ".lock") as held:
+            if held:
+                units = {**_read_units(self.directory / self.name), **self.units}
+                _write_atomic(self.directory / self.name, _bounded(units))
+                _prune(self.directory, keep=self.name)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[bool]:
+    """An exclusive ``flock`` on ``path`` for at most :data:`_LOCK_TIMEOUT` seconds of waiting; yields whether
+    it is held. ``fcntl`` directly, not ``filelock``: importing that costs the hook a tenth of its budget.
+    Without ``fcntl`` (Windows) the counter goes unlocked: it is advisory, a lost count is no harm."""
+    try:
+        import fcntl
+    except ImportError:
+        yield True
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        yield _acquired(fd, fcntl)
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _acquired(fd: int, fcntl: Any) -> bool:
+    deadline = time.monotonic() + _LOCK_TIMEOUT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+
+
+def _read_units(path: Path) -> dict[str, dict[str, Any]]:
+    """A session file's units; a missing, oversized or damaged file counts from zero."""
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read(_SESSION_BYTES + 1)[:_SESSION_BYTES])
+        units = data.get("units") if isinstance(data, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(units, dict):
+        return {}
+    return {fp: entry for fp, entry in units.items()
+            if isinstance(fp, str) and isinstance(entry, dict) and isinstance(entry.get("edits"), int)}
+
+
+def _bounded(units: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """The file's content with at most :data:`SESSION_UNITS` fingerprints, the most recently seen."""
+    recent = sorted(units.items(), key=lambda item: str(item[1].get("at", "")), reverse=True)[:SESSION_UNITS]
+    return {"version": 1, "units": dict(sorted(recent))}
+
+
+def _write_atomic(path: Path, data: Mapping[str, Any]) -> None:
+    """A temporary file in the same directory, then a rename: a reader sees the old file or the new one."""
+    fd, name = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, separators=(",", ":"))
+        os.replace(name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+        raise
+
+
+def _age(entry: "os.DirEntry[str]", now: float) -> Optional[float]:
+    """How old a file of the sessions directory is, for pruning: a session file by its time, a temporary
+    file left by a killed hook as infinitely old after an hour; ``None`` for anything else (kept)."""
+    if not entry.is_file(follow_symlinks=False):
+        return None
+    age = now - entry.stat(follow_symlinks=False).st_mtime
+    if entry.name.startswith(".tmp-"):
+        return float("inf") if age > 3600 else None
+    return age if entry.name.endswith(".json") else None
+
+
+def _prune(directory: Path, keep: str) -> None:
+    """Remove session files untouched for :data:`SESSION_DAYS` days and all but the newest
+    :data:`SESSION_FILES`, and a temporary file a killed hook left behind, after an hour."""
+    now = time.time()
+    with os.scandir(directory) as listing:
+        aged = sorted((age, entry.name) for entry in listing if entry.name != keep
+                      for age in (_age(entry, now),) if age is not None)
+    for number, (age, name) in enumerate(aged, 2):  # the kept file is the newest, number 1
+        if age > SESSION_DAYS * 86400 or number > SESSION_FILES:
+            with contextlib.suppress(OSError):
+                (directory / name).unlink()
+
+
+# ---------------------------------------------------------------------------
+# judging the edit
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One unit the edit left over a limit it was over before (or made a recurring hotspot)."""
+
+    path: str
+    line: int
+    unit: Optional[str]
+    code: str
+    what: str
+    before: Optional[float]
+    after: float
+    limit: Optional[float]
+    bound: str
+    hotspot: bool
+    recurrence: str = ""
+    #: edits of this session that left it over the limit, this one included; ``None`` without a session id
+    session_edits: Optional[int] = None
+    #: the value after this session's previous edit of the unit, when there was one
+    previous: Optional[float] = None
+
+    @property
+    def subject(self) -> str:
+        """``src/pkg/m.py:12 'f'``, or the file alone for a file rule; made safe for the agent's context."""
+        from ..reports.sanitize import clean
+
+        where = f"{clean(self.path)}:{self.line}"
+        return f"{where} '{clean(self.unit)}'" if self.unit else f"{where} (the file)"
+
+    def rule_text(self) -> str:
+        """``LAD102 cognitive complexity before 25, after 27 (> 15)``, with the value after the session's
+        previous edit when there was one."""
+        before = _num(self.before)
+        if self.previous is not None and self.previous != self.before:
+            before += f" ({_num(self.previous)} after this session's previous edit)"
+        return f"{self.code} {self.what} before {before}, after {_num(self.after)} ({self.bound})"
+
+
+def _grouped(findings: Sequence[Finding]) -> list[list[Finding]]:
+    """Findings by unit, in their order: one line per unit."""
+    groups: dict[tuple[str, Optional[str], int], list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault((finding.path, finding.unit, finding.line), []).append(finding)
+    return list(groups.values())
+
+
+def _hotspot_text(group: Sequence[Finding]) -> str:
+    """``recurring hotspot counting this edit (survived 3 edits over 2 days)``, naming the rules when not all
+    of the unit's are, each with its own count where they differ; ``""`` for none."""
+    hot = [f for f in group if f.hotspot]
+    said = {f.recurrence for f in hot}
+    if not hot:
+        return ""
+    if len(said) > 1:
+        return "recurring hotspot counting this edit: " + ", ".join(f"{f.code} {f.recurrence}" for f in hot)
+    rules = "" if len(hot) == len(group) else " for " + ", ".join(f.code for f in hot)
+    return f"recurring hotspot counting this edit{rules} ({said.pop()})"
+
+
+def unit_line(group: Sequence[Finding]) -> str:
+    """One line of facts about one unit: where, each rule before and after, this session's count, the
+    recurrence."""
+    parts = ["; ".join(f.rule_text() for f in group)]
+    edits = [f.session_edits for f in group if f.session_edits is not None]
+    if edits:
+        parts.append(f"edits in this session that left it over the limit: {max(edits)}")
+    hotspot = _hotspot_text(group)
+    if hotspot:
+        parts.append(hotspot)
+    return f"{group[0].subject}: " + "; ".join(parts) + "."
+
+
+def _num(value: Optional[float]) -> str:
+    if value is None:
+        return "-"
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+def _held_red(stats: Any, rule: Any) -> bool:
+    """Whether the history's last sighting of a fingerprint was over its limit (red, not yellow)."""
+    actual, limit = stats.last_actual, stats.last_limit
+    if actual is None or limit is None:
+        return False
+    return actual < limit if rule.kind == "min" else actual > limit
+
+
+def _analysed(settings: Any, files: Sequence[tuple[Path, str]], warn: Callable[[str], None]) -> list[Any]:
+    """The red threshold violations of ``files``, analysed with the cache when this run may write it."""
+    from ..analysis.analyzer import Analyzer
+    from ..analysis.thresholds import RED
+    from ..history.preflight import check_write_access
+
+    access = check_write_access(settings, record=False, cache=True)
+    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
+    red: list[Any] = []
+    for path, rel in files:
+        with open(path, "rb") as handle:
+            report = analyzer.source(handle.read(MAX_BYTES + 1), rel)
+        if report.skipped is None:
+            red.extend(v for v in report.violations if v.severity == RED and v.limit is not None)
+    return red
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """A red violation of this edit with its event, what the history knows and the gate's count."""
+
+    violation: Any
+    event: Any
+    stats: Any
+    recurrence: Any
+
+
+def _judged(settings: Any, red: Sequence[Any], history: Any, environ: Mapping[str, str]) -> tuple[list[_Judged], str]:
+    """Each red violation of a fingerprint the history knows that the edit changed (a version the history has
+    not seen), judged against the history before it plus this edit; and the edit's timestamp."""
+    from ..history.events import events_from_violations
+    from ..history.gate import Gate
+    from ..history.run import RunContext
+
+    run = RunContext.create("hook", settings.mode, settings.repo_id, environ)
+    events = events_from_violations(red, run)
+    result = Gate(settings.mode, settings, run.now).decide(events, history)
+    recurrences = {rec.fingerprint: rec for rec in result.recurrences}
+    judged = []
+    for violation, event in zip(red, events):
+        stats = history.fingerprints.get(event.fingerprint)
+        if stats is not None and event.version not in stats.hashes:
+            judged.append(_Judged(violation, event, stats, recurrences.get(event.fingerprint)))
+    return judged, run.timestamp
+
+
+def _hotspot(item: _Judged, settings: Any) -> bool:
+    return item.recurrence is not None and item.recurrence.is_hotspot(settings)
+
+
+def _counted(item: _Judged, session: Optional[SessionCounter], at: str) -> Optional[tuple[Optional[int], Any]]:
+    """This edit's count in the session and the value after the session's previous edit of the unit;
+    ``None`` when the session already counted this version (the edit did not touch the unit)."""
+    if session is None:
+        return None, None
+    v = item.violation
+    previous = session.seen(v.fingerprint)
+    edits = session.count(v.fingerprint, item.event.version, v.actual, at)
+    if edits is None:
+        return None
+    return edits, previous.get("value") if previous else None
+
+
+def _finding(item: _Judged, settings: Any, session: Optional[SessionCounter], at: str) -> Optional[Finding]:
+    """The finding for one changed red violation, or ``None`` when there is nothing to say: the history did
+    not hold it red and it is no hotspot, or this session already counted this version of the unit."""
+    v, hotspot = item.violation, _hotspot(item, settings)
+    if not hotspot and not _held_red(item.stats, v.rule):
+        return None
+    counted = _counted(item, session, at)
+    if counted is None:
+        return None
+    before = item.stats.last_actual
+    said = item.recurrence.describe() if hotspot else ""
+    return Finding(v.path, v.line, v.unit, v.rule.code, v.rule.what, before, v.actual, v.limit,
+                   v.rule.bound(v.actual, v.limit), hotspot, said, *counted)
+
+
+def _red_of_known(settings: Any, files: Sequence[tuple[Path, str]], history: Any,
+                  warn: Callable[[str], None]) -> list[Any]:
+    """The red violations of those ``files`` the history knows anything of; a file it knows nothing of can hold
+    no finding, so it is not even analysed (most edits are of such files)."""
+    paths = {stats.path for stats in history.fingerprints.values()}
+    known = [(path, rel) for path, rel in files if rel in paths]
+    return _analysed(settings, known, warn) if known else []
+
+
+def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: str,
+                environ: Mapping[str, str]) -> list[Finding]:
+    """What the edit of ``files`` left over a limit it was over before, in file and line order; the session's
+    counter is saved when anything was counted."""
+    from ..errors import WarnOnce
+    from ..history.store import HistoryStore
+
+    warn = WarnOnce()  # collects only: a hook says nothing on stderr
+    history = HistoryStore(settings, warn=warn).peek()
+    red = _red_of_known(settings, files, history, warn)
+    judged, at = _judged(settings, red, history, environ) if red else ([], "")
+    session = SessionCounter.open(settings, session_id) if judged else None
+    found = [f for f in (_finding(item, settings, session, at) for item in judged) if f is not None]
+    if session is not None and found:
+        session.save()
+    return found
+
+
+# ---------------------------------------------------------------------------
+# the answer
+
+
+def _blocks(settings: Any) -> bool:
+    """``[tool.ladder.hooks] block_on_hotspot``; off when the settings have no such table (yet)."""
+    return getattr(getattr(settings, "hooks", None), "block_on_hotspot", False) is True
+
+
+def _context(findings: Sequence[Finding]) -> str:
+    groups = _grouped(findings)
+    units = f"{len(groups)} unit{'s' if len(groups) != 1 else ''}"
+    head = (f"ladder: this edit left {units} over a limit the history already holds it over (before: the last "
+            "recorded check; the lint run records this edit, this hook records nothing):")
+    lines = [f"- {unit_line(group)}" for group in groups[:_SHOWN]]
+    if len(groups) > _SHOWN:
+        lines.append(f"- and {len(groups) - _SHOWN} more units")
+    text = "\n".join([head, *lines])
+    return text if len(text) <= _MAX_CONTEXT else text[:_MAX_CONTEXT - 1] + "\u2026"
+
+
+def render(dialect: str, findings: Sequence[Finding], block: bool = False) -> str:
+    """The host's JSON: ``{}`` for nothing to say; context (``hookSpecificOutput.additionalContext``); or, with
+    ``block`` and a recurring hotspot among ``findings``, the host's block form with the same facts."""
+    if not findings:
+        return EMPTY
+    text = _context(findings)
+    if block and any(f.hotspot for f in findings):
+        return json.dumps({"decision": "deny" if dialect == GEMINI else "block", "reason": text})
+    return json.dumps({"hookSpecificOutput": {"hookEventName": _OUTPUT_EVENT[dialect], "additionalContext": text}})
+
+
+def _has_history(settings: Any) -> bool:
+    """Whether the project has a history at all (a look at three names, before anything is analysed)."""
+    directory = settings.root / settings.history_dir / "history"
+    return any(os.path.exists(directory / name) for name in ("events.jsonl", "summaries.json", "folded.json"))
+
+
+def _answer(stdin: bytes, environ: Mapping[str, str]) -> str:
+    from ..config import load_settings
+
+    payload = parse_payload(stdin, environ)
+    if payload is None:
+        return EMPTY
+    settings = load_settings(payload.cwd)
+    if not settings.in_project or not _has_history(settings):  # nothing to compare with: nothing analysed
+        return EMPTY
+    files = project_files(payload.paths, payload.cwd, settings)
+    if not files:
+        return EMPTY
+    findings = findings_of(settings, files, payload.session_id, environ)
+    return render(payload.dialect, findings, _blocks(settings))
+
+
+@contextlib.contextmanager
+def _silenced() -> Iterator[None]:
+    """No warning and nothing else on stderr while the hook works (a ``SyntaxWarning`` from parsing the
+    edited file would otherwise reach the host)."""
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None) -> str:
+    """The hook's stdout for the host's ``stdin``: always one JSON object, ``{}`` on any internal failure."""
+    env = os.environ if environ is None else environ
+    try:
+        with _silenced():
+            return _answer(stdin, env)
+    except Exception:  # fail open, whatever it was: the agent's edit loop goes on
+        return EMPTY
+
+
+def main(stdin: Optional[Any] = None, stdout: Optional[Any] = None) -> int:
+    """``ladder hook post-edit``: stdin to stdout, exit status 0 whatever happened."""
+    source = stdin if stdin is not None else sys.stdin.buffer
+    target = stdout if stdout is not None else sys.stdout
+    try:
+        answer = run(source.read())
+    except Exception:  # stdin itself could not be read
+        answer = EMPTY
+    with contextlib.suppress(Exception):
+        target.write(answer + "\n")
+        target.flush()
+    return 0
