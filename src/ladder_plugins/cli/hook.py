@@ -29,7 +29,7 @@ def run_hook(name: str) -> int:
         return main()
     from ..feedback.prompt_hook import console
 
-    return console()
+    return console(hard_exit=True)
 
 
 def add_parsers(sub: Any) -> None:

@@ -9,13 +9,12 @@ one line on stderr, no traceback.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
-from ..errors import LadderError
-from .common import EXIT_OK, EXIT_USAGE, Parser
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["main", "build_parser"]
 
@@ -32,8 +31,9 @@ def _groups() -> list:
     return [importlib.import_module(f"{__package__}.{name}") for name in _GROUP_NAMES]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> "argparse.ArgumentParser":
     from .. import __version__
+    from .common import Parser
 
     parser = Parser(prog="ladder", description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
                     "interface, test quality) with a recurrence gate.", epilog="start with: ladder demo")
@@ -54,6 +54,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _command(argv: Optional[Sequence[str]]) -> int:
+    from ..errors import LadderError
+    from .common import EXIT_OK, EXIT_USAGE
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.command:

@@ -1,0 +1,378 @@
+"""The prompt hook's classifier: is this prompt the user's dissatisfaction with the agent's work, and why?
+
+Deterministic on purpose: it runs on every prompt under a time budget, must give the same
+answer for the same words, and its decisions have to be explainable afterwards (the capture
+records reason codes, not a score). English and Chinese patterns name one of six reason codes:
+
+``negative_evaluation``
+    "that's wrong", "you broke it", "不对", "搞错了"
+``explicit_correction``
+    "no, use pathlib", "that's not what I asked", "revert that", "不是这个", "我要的是"
+``recurrence_complaint``
+    "you did it again", "you keep ...", "still failing", "你又", "每次都", "还是不行"
+``restating_known``
+    being made to repeat what the agent was told: "I already told you", "as I said", "我说过"
+``rhetorical_accountability``
+    "why did you ...?", "who told you to", "你为什么", "谁让你"
+``expected_process_contrast``
+    "you should have ...", "you were supposed to", "应该先", "你本来应该"
+
+What is skipped before anything else: an operation turn ("continue", "ok", "go on", "yes",
+"thanks", "继续", "好的", "等等" and runs of them, see :func:`is_operation_turn`), an empty
+prompt and a slash command. Fenced code and quoted lines (``> ...``) are removed before the
+patterns run: pasted logs say "error" and "again" without meaning the agent.
+
+A *referent* is earlier agent work the words can be about: an assistant turn in the
+transcript. Most patterns need one, because the same words are an ordinary request or a
+bug report on the first turn ("this test is broken", "why does it fail", "you should add
+tests first"). A few stand alone, because the words themselves point at earlier work,
+possibly in an earlier session, which is exactly the forgetting the loop exists to catch:
+
+* ``restating_known``: "I (already) told you", "as I said", "how many times do I have to",
+  "我说过", "跟你说过", "说了多少次" (but "did you forget ...?" needs a referent);
+* ``recurrence_complaint`` when it is addressed to the agent or counts the times: "you did it
+  again", "you keep ...", "the same mistake", "for the third time", "你又", "又错了", "每次都忘",
+  "第三次了" (but a bare "still failing" or "failed again" needs a referent).
+
+Everything else needs a referent. Where there is a transcript, its last 64 KB are searched
+for an assistant turn (:func:`transcript_referent`); where the host gave none (Codex may send
+``null``), the referent is unknown and the patterns are trusted: a host that cannot show the
+conversation should not silence the user.
+
+The labelled prompts of ``tests/data/prompts.tsv`` measure what this gets right; the test
+states the floors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from .keywords import keywords_of, stem
+
+__all__ = [
+    "REASONS",
+    "ENGLISH",
+    "CHINESE",
+    "PATTERNS",
+    "Pattern",
+    "TRANSCRIPT_TAIL",
+    "MAX_KEYWORDS",
+    "Classification",
+    "is_operation_turn",
+    "skipped",
+    "cleaned",
+    "matches",
+    "classify",
+    "capture_keywords",
+    "transcript_referent",
+]
+
+#: the reason codes, in the order a capture lists them
+REASONS = (
+    "negative_evaluation",
+    "explicit_correction",
+    "recurrence_complaint",
+    "restating_known",
+    "rhetorical_accountability",
+    "expected_process_contrast",
+)
+#: how much of the end of a transcript is read to find an assistant turn
+TRANSCRIPT_TAIL = 64 << 10
+#: at most this many keywords go into a capture
+MAX_KEYWORDS = 8
+#: the part of a long prompt the patterns read: its head and its tail (complaints open or close a message)
+_HEAD, _TAIL = 3000, 1000
+#: a prompt of megabytes (a pasted log) is cut to this much of its head and tail before anything else
+_RAW_HEAD, _RAW_TAIL = 32 << 10, 8 << 10
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Why a prompt is dissatisfaction (reason codes, in :data:`REASONS` order) and what it is about."""
+
+    reasons: tuple[str, ...]
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One phrase family of a reason code: a regular expression over the lower-cased prompt, looked at only when
+    one of its triggers (literal text every match contains) is in the prompt. Compiling all of them costs
+    some 20 ms, more than the rest of the hook; a prompt holds the triggers of a few, so only those are
+    compiled (by :func:`re.search`, whose cache keeps them for the process)."""
+
+    code: str
+    triggers: tuple[str, ...]
+    source: str
+    #: the words point at earlier work themselves: no referent needed
+    standalone: bool = False
+
+
+def _p(code: str, triggers: str, source: str, standalone: bool = False) -> Pattern:
+    return Pattern(code, tuple(triggers.split("|")), source, standalone)
+
+
+def _words(code: str, words: str, standalone: bool = False) -> Pattern:
+    """A family of literal phrases: each its own trigger."""
+    return Pattern(code, tuple(words.split()), "|".join(map(re.escape, words.split())), standalone)
+
+
+_NEG, _COR, _REC, _RES, _RHE, _EXP = REASONS
+#: "you <past or -ing verb> ... again" but not a request ("can you run it again", "thank you again")
+_YOU_AGAIN = (r"(?<!can )(?<!could )(?<!would )(?<!will )(?<!please )(?<!thank )\byou(?:'ve| have|'re| are)?\s+"
+              r"(?:\w+ed|did|made|broke|broken|forgot|forgotten|wrote|written|put|left|lost|took|ran|doing|"
+              r"messed|screwed)\b[^.?!\n]{0,40}?\bagain\b")
+_BAD = r"(?:wrong|broken|fail\w*|error\w*|crash\w*|missing|ignored?|forgot\w*)"
+_SUBJECT = r"\b(?:that|this|it|everything|your (?:\w+ )?(?:code|fix|change|patch|answer|version|solution))(?: \w+)?"
+_VERDICT = "wrong|incorrect|broken|terrible|awful|horrible|useless|garbage|nonsense|sloppy|a mess|worse"
+
+#: English patterns, by reason code
+ENGLISH = (
+    _p(_NEG, _VERDICT + "|not right|not correct|not working",
+       _SUBJECT + r"(?:'s| is| was| looks| seems)\s+(?:\w+\s+)?(?:" + _VERDICT
+       + r"|not (?:right|correct|working))\b"),
+    _p(_NEG, "n't|not", _SUBJECT + r"\s+(?:still\s+)?(?:doesn't|does not|didn't|did not|won't|isn't|is not)\s+"
+       r"(?:even\s+)?(?:work|working|compile|run|fix (?:it|anything|the))\b"),
+    _p(_NEG, "wrong|mistaken|not listening|making",
+       r"\byou(?:'re| are| were)\s+(?:\w+\s+)?(?:wrong|mistaken|not listening|making (?:it|this|things) "
+       r"(?:up|worse))\b"),
+    _p(_NEG, "over|making", r"\byou(?:'re| are) (?:\w+ )?(?:over\w+ing|making (?:this|it) (?:complicated|harder))\b"),
+    _p(_NEG, "broke|messed up|screwed up|ruined|botched|mangled|butchered|hallucinated|made",
+       r"\byou\s+(?:just\s+|completely\s+|totally\s+)?(?:broke|messed up|screwed up|ruined|botched|mangled|"
+       r"butchered|hallucinated|made (?:it|this|things) worse|made (?:that|this|it) up)\b"),
+    _p(_NEG, "ignored|overlooked|skipped|missed|forgot|dropped|overwrote|coded|misread|misunderstood|misinterpreted",
+       r"\byou (?:just )?(?:ignored|overlooked|skipped|missed|forgot|dropped|overwrote|hard-?coded|misread|"
+       r"misunderstood|misinterpreted)\b"),
+    _p(_NEG, "broke|ruined|wrecked|destroyed",
+       r"\b(?:that|this|it|your \w+) (?:just )?(?:broke|ruined|wrecked|destroyed)\b"),
+    _p(_NEG, "introduced|caused|created",
+       r"\b(?:your (?:\w+ )?(?:change|fix|patch|commit|edit|refactor\w*)|you) (?:introduced|caused|created) "
+       r"(?:a |an |the )?(?:regression|bug|error|failure|problem)"),
+    _p(_NEG, "hack|kludge|band", r"\b(?:that|this|it)(?:'s| is) (?:a |an )?(?:\w+ )?(?:hack|kludge|band-?aid)\b"),
+    _p(_NEG, "sense|wtf|ffs|ugh|for once", r"\b(?:makes no sense|doesn't make (?:any )?sense|wtf|ffs|ugh+|for once)\b"),
+    _p(_NEG, "wrong ", r"\bwrong (?:again|file|function|place|approach|answer|fix|branch|directory|way)\b"),
+    _p(_NEG, "seriously|come on", r"^\s*(?:seriously|come on)\b"),
+    _p(_COR, "no|nah", r"^\s*(?:no|nope|nah)\s*[,.!;:\u2014]+\s*\S"),
+    _p(_COR, "what i", r"\b(?:not|isn't|wasn't|opposite of) what i (?:asked|wanted|meant|said|need)\b"),
+    _p(_COR, "that's not|that is not", r"\bthat(?:'s| is) not (?:right|correct|true|it|how)\b"),
+    _p(_COR, "i meant|i said", r"\bi (?:meant|said) [^.?!\n]{1,60}\bnot\b"),
+    _p(_COR, "stop|quit", r"\b(?:stop|quit)\s+(?:\w+\s+)?(?:doing|using|adding|changing|touching|deleting|removing|"
+       r"rewriting|creating|making|putting|writing|ignoring)\b"),
+    _p(_COR, "again", r"\b(?:don't|never) (?:ever )?do (?:that|this) again\b"),
+    _p(_COR, "revert|undo|roll back", r"\b(?:revert|undo|roll back)\s+(?:that|this|it|your|the (?:last|previous))\b"),
+    _p(_COR, " back", r"\b(?:put|change|set) (?:it|that|them) back\b"),
+    _p(_COR, "actually", r"^\s*actually,? (?:no|that's|it's|you|i (?:meant|said|want))\b"),
+    _p(_COR, "i didn't|i did not|i never",
+       r"\bi (?:didn't|did not|never) (?:ask|asked|tell|told|want|wanted|say|said) (?:you )?(?:to|for)\b"),
+    _p(_COR, "the wrong|i didn't", r"\byou (?:changed|deleted|removed|added|modified|touched|edited|renamed) "
+       r"(?:the wrong|something i didn't|files? i didn't)"),
+    _p(_REC, "again", _YOU_AGAIN + r"|\bagain,? you\b", standalone=True),
+    _p(_REC, "you keep", r"\byou keep (?:on )?\w+ing\b", standalone=True),
+    _p(_REC, "same ", r"\bsame (?:mistake|error|bug|problem|issue|thing) (?:again|as before|every time)\b|"
+       r"\bsame mistake\b", standalone=True),
+    _p(_REC, " time", r"\b(?:for|this is|that's|it's|that is|it is) the (?:second|third|fourth|fifth|nth|umpteenth|"
+       r"hundredth|\d+(?:st|nd|rd|th)) time\b", standalone=True),
+    _p(_REC, "same ", r"\bsame (?:bug|error|problem|issue) (?:we|you|i) (?:already |just )?(?:fixed|had|saw|solved)\b"),
+    _p(_REC, "still", r"\bstill\s+(?:not|doesn't|does not|isn't|is not|won't|can't|fails?|failing|broken|wrong|"
+       r"the same|happening|getting|seeing|crash\w*|error\w*|red|there)\b"),
+    _p(_REC, "again", r"\b(?:fail(?:s|ed)|broke|crash(?:es|ed)|(?:is|are|was|were) (?:\w+ )?(?:wrong|broken|failing|"
+       r"missing|crashing)|went wrong)\b[^.?!\n]{0,20}\bagain\b|\bagain\b[^.?!\n]{0,10}\b(?:wrong|broken|failing|"
+       r"failed)\b|\b(?:yet|once) again\b|\bnot again\b|\bhere we go again\b"),
+    _p(_REC, "every", r"\bevery (?:single )?time\b[^.?!\n]{0,40}\b" + _BAD + r"\b"),
+    _p(_RES, "i already|i just|i literally|i clearly|i explicitly|i specifically",
+       r"\bi (?:already|just|literally|clearly|explicitly|specifically)\s+(?:told|said|asked|mentioned|explained|"
+       r"gave|wrote|showed|pointed out|specified|stated)\b", standalone=True),
+    _p(_RES, "i've|i have", r"\bi(?:'ve| have) (?:already |just )?(?:told|said|explained|mentioned)\b",
+       standalone=True),
+    _p(_RES, "i told you|i asked you|as i |i said|did i not|didn't i",
+       r"\bi (?:told|asked) you\b|\bas i (?:said|mentioned|explained|wrote|stated|told you)\b|\bi said (?:this|that|"
+       r"it) (?:before|earlier|already|twice)\b|\b(?:did i not|didn't i) (?:say|tell you|ask)\b", standalone=True),
+    _p(_RES, "how many", r"\bhow many (?:more )?times (?:do|must|should|have|did|will) i\b", standalone=True),
+    _p(_RES, "discussed|covered|went over|talked about|remember",
+       r"\b(?:i|we) (?:already )?(?:discussed|covered|went over|talked about) (?:this|that)\b|"
+       r"\bdon't you remember\b", standalone=True),
+    _p(_RES, "forget|forgotten|not read|not see", r"\b(?:did|have) you (?:already )?(?:forget|forgotten|not read|"
+       r"not see)\b"),
+    _p(_RES, " up| above|message", r"\b(?:see|read|scroll) (?:up|above|my (?:previous|last|earlier) message)\b"),
+    _p(_RHE, "why", r"\bwhy (?:on earth |the hell |the heck |exactly )?(?:did|would|didn't|did not|are|were|have|"
+       r"haven't|won't|wouldn't|do|don't|can't|couldn't) you\b(?!\s+(?:think|recommend|suggest|prefer|like|say so))"),
+    _p(_RHE, "did you even|still", r"\bdid you even\b|\bwhy (?:is|are|does|do) (?:there|it|this|that|they) still\b"),
+    _p(_RHE, "you to|you could|you thinking",
+       r"\b(?:who|what) (?:told|asked|allowed) you to\b|\bwho said you could\b|\bwhat were you thinking\b"),
+    _p(_RHE, "how", r"\bhow (?:could|did|can) you (?:possibly |even |still |just )?(?:miss|forget|break|not|delete|"
+       r"remove|ignore|overlook|skip)\b|\bhow is (?:this|that|it) (?:still )?(?:unknown|not known|new to you|"
+       r"not fixed)"),
+    _p(_EXP, "should|could|ought", r"\byou (?:should|could|ought to)(?:'ve| have| of)\b|\byou (?:shouldn't|should not)"
+       r"(?:'ve| have)\b"),
+    _p(_EXP, "supposed|meant|told|asked|i expected",
+       r"\byou (?:were|was) (?:supposed|meant|told|asked) to\b|\bi expected (?:you|it|this) to\b"),
+    _p(_EXP, "first", r"\b(?:didn't|did not) you (?:\w+ ){0,3}first\b"),
+    _p(_EXP, "you didn't|you did not|you never", r"\byou (?:didn't|did not|never) (?:even )?(?:run|test|check|read|"
+       r"look at|ask|verify|try|compile|execute|open)\b"),
+    _p(_EXP, "instead|the right|the correct|the proper", r"\binstead,? you\b|\bthe (?:right|correct|proper) "
+       r"(?:way|approach|fix) (?:is|was|would (?:be|have been)) to\b"),
+)
+
+#: Chinese patterns, by reason code (no word boundaries in Chinese: lookarounds keep "对不对"/"行不行" out)
+CHINESE = (
+    _p(_NEG, "不对|不行", r"(?<!对)不对|(?<!行)不行(?!不行)"),
+    _words(_NEG, "不合理 错了 搞错 弄错 写错 改错 做错 理解错 太差 很差 垃圾 胡说 瞎改 乱改 乱写 瞎写 一团糟 糟糕 莫名其妙 离谱 敷衍 偷懒 "
+           "你把我的 \U0001f44e"),
+    _p(_NEG, "坏|砸|没用|不是我", r"(?:改|弄|搞|写)(?:坏|砸)|没用(?!过)|不是我(?:要|想要)的"),
+    _p(_NEG, "都|全|你的", r"(?:都|全)(?:删|删掉|改|弄乱|搞乱)了|你的(?:改动|修改|修复|代码|提交)[^，。！？]{0,10}"
+       r"(?:导致|搞|弄|让)"),
+    _p(_COR, "不是|的是|我没", r"不是(?:这个|这样|那个|那样|我要的|我说的)|我(?:明明|刚才|之前|本来)?(?:要|说|想要|指)的是|"
+       r"我(?:没|没有)(?:让|叫|要求)你"),
+    _p(_COR, "再|回", r"(?:不要|别)再|(?:改|换)回(?:去|来)"),
+    _words(_COR, "撤销 回滚 还原"),
+    _p(_REC, "你|又|每次|次了|次|遍", r"你(?:又|还是|总是|老是|每次都)|又(?:错|忘|犯|搞错|弄错|改错|写错|来了)|"
+       r"每次(?:都|你都)(?:错|忘|这样|不|没|要我|让我|得我)|第[二三四五六七八九十几\d]{1,3}次了|"
+       r"(?:说|讲|提醒|告诉你)(?:了|过)(?:好|很)?(?:多少|几|多)(?:次|遍)", standalone=True),
+    _p(_REC, "又|还是|仍然|依然|依旧|老是|总是", r"又(?:失败|报错|出错|挂了|崩了|不行|没)|还是(?:不|没|错|报错|一样|失败|有问题|"
+       r"老样子)|(?:仍然|依然|依旧)(?:不|没|错|报错|失败|有问题)|(?:老是|总是)(?:错|忘|不|没|报错|失败)"),
+    _p(_RES, "我|过|你说|你讲|不是说", r"我(?:已经|刚才|刚刚|之前|早就|明明|不是|都)(?:已经)?(?:说|讲|告诉你|提|写|强调)"
+       r"(?:过|了)|我(?:说|讲|告诉你|提|强调)过|(?:跟|和)你(?:说|讲)(?:过|了)|告诉过你|不是说(?:了|过|好)",
+       standalone=True),
+    _p(_RES, "上面|前面|之前|忘", r"(?:上面|前面|之前)(?:已经)?(?:说|写|提|讲)(?:过|了)|你(?:忘了|忘记了)"),
+    _p(_RHE, "为|是不是|怎么|咋", r"你为(?:什么|啥)|为(?:什么|啥)你|你是不是(?:没|不|又|忘)|你(?:怎么|咋)(?:又|会|能|还|就|"
+       r"敢|老是|总是)|怎么(?:又|还是|还(?:在|是|没|不))|为什么(?:要|又|还)(?:删|改|动|加|把|用)"),
+    _p(_RHE, "谁|凭什么|干嘛", r"谁(?:让|叫|允许)你|凭什么|你干嘛"),
+    _p(_EXP, "应该|该|不先|你却|没", r"应该先|你(?:本来|本)?应该|本来应该|早(?:就)?(?:应该|该)|不应该(?:先)?(?:把|去|改|删|"
+       r"动|直接)|为什么不先|你却|你(?:根本|压根|都|也)?(?:没|没有)(?:看|读|跑|测|运行|检查|验证)"),
+)
+#: every pattern, English first
+PATTERNS = ENGLISH + CHINESE
+
+#: operation turns: words that move the conversation on and say nothing about the work ("thank you", "go on",
+#: "all right" are made of them); a prompt made of these alone is skipped
+_OPERATION_WORDS = frozenset("""
+continue go on ahead keep going carry proceed next ok okay k kk yes yep yeah yup y sure fine alright all right cool
+great nice good perfect thanks thank you thx ty lgtm done got it sounds wait hold one moment please pls then and now
+do lets
+""".split())
+#: the same in Chinese, longest first (they are taken out of a run without spaces: "好的继续吧")
+_OPERATION_CHINESE = tuple(sorted("""
+继续 好的 好 好吧 好呀 行 可以 嗯 嗯嗯 对 是 是的 没问题 谢谢 多谢 收到 明白 了解 下一步 开始 等等 稍等 等一下 然后 接着 请 吧 啊 呀 哈
+""".split(), key=len, reverse=True))
+#: an operation turn is short; anything longer is looked at
+_OPERATION_MAX = 80
+#: the patterns below are compiled on first use (by ``re``'s cache), only for prompts that hold their marker
+_SLASH_COMMAND = r"\s*/[A-Za-z][\w:.-]*(?:\s|$)"
+_FENCE = r"(?sm)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)"
+_QUOTED = r"(?m)^[ \t]*>.*$"
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+#: words of the complaint itself, not of its topic: kept out of a capture's keywords
+_COMPLAINT_WORDS = frozenset(stem(w) for w in """
+wrong again still told tell already said say asked ask why broke broken mess messed stop revert undo instead
+first supposed expected expect meant mean want wanted time times every keep same mistake thinking forgot forget
+forgotten remember sense terrible useless garbage nonsense incorrect work working ugh wtf ffs actually literally
+clearly seriously listen listening read third fourth fifth nth umpteenth yet right correct awful horrible sloppy
+worse ruined botched thought guess that thats what whats its there here ok okay yes no please thanks
+""".split())
+#: an assistant turn in Claude Code (``"type": "assistant"``), Codex (``"role": "assistant"``,
+#: ``"agent_message"``) and Gemini CLI (``"type": "gemini"``) transcripts; a user's words are JSON-escaped
+#: inside strings (``\\"role\\"``), so they cannot look like this
+_ASSISTANT = rb'"(?:type|role)"\s*:\s*"(?:assistant|gemini|model|agent_message)"'
+
+
+def _normal(prompt: str) -> str:
+    return " ".join(prompt.translate(_QUOTES).split())
+
+
+def is_operation_turn(prompt: str) -> bool:
+    """Whether the prompt only moves the conversation on ("ok", "continue", "好的，继续", "yes please go on"):
+    such turns are skipped before anything else, classifier plugins included."""
+    if len(prompt) > _OPERATION_MAX or "\U0001f44e" in prompt:  # a thumbs-down is not moving on
+        return False
+    plain = prompt.lower().replace("'", "").replace("\u2019", "")
+    words = "".join(ch if ch.isalnum() else " " for ch in plain).split()
+    return all(word in _OPERATION_WORDS or _operation_chinese(word) for word in words)
+
+
+def _operation_chinese(word: str) -> bool:
+    for phrase in _OPERATION_CHINESE:
+        word = word.replace(phrase, "")
+    return not word
+
+
+def cleaned(prompt: str) -> str:
+    """What the patterns read: fenced code and quoted lines removed (pasted text is not the user speaking),
+    quotes made straight, whitespace folded, a long prompt cut to its head and tail."""
+    if len(prompt) > _RAW_HEAD + _RAW_TAIL:
+        prompt = prompt[:_RAW_HEAD] + "\n" + prompt[-_RAW_TAIL:]
+    if "```" in prompt or "~~~" in prompt:
+        prompt = re.sub(_FENCE, "", prompt)
+    if ">" in prompt:
+        prompt = re.sub(_QUOTED, "", prompt)
+    text = _normal(prompt)
+    return text if len(text) <= _HEAD + _TAIL else text[:_HEAD] + " \n " + text[-_TAIL:]
+
+
+def matches(text: str) -> tuple[tuple[str, ...], bool]:
+    """The reason codes whose patterns ``text`` matches (in :data:`REASONS` order), and whether one of the
+    matching patterns stands alone (needs no referent)."""
+    low = text.lower()
+    found = [p for p in PATTERNS if any(t in low for t in p.triggers) and re.search(p.source, low)]
+    codes = {pattern.code for pattern in found}
+    return tuple(code for code in REASONS if code in codes), any(pattern.standalone for pattern in found)
+
+
+def capture_keywords(prompt: str) -> tuple[str, ...]:
+    """What the complaint is about, for the tracker's matching: the prompt's keywords (see
+    :func:`~ladder_plugins.feedback.keywords.keywords_of`) without the words of the complaint itself, at most
+    :data:`MAX_KEYWORDS`, each at most 50 characters (what the journal accepts)."""
+    return _keywords(cleaned(prompt))
+
+
+def _keywords(text: str) -> tuple[str, ...]:
+    words = keywords_of(text, limit=None)
+    return tuple(w for w in words if w not in _COMPLAINT_WORDS and len(w) <= 50)[:MAX_KEYWORDS]
+
+
+def skipped(prompt: str) -> bool:
+    """Whether the prompt is not looked at: empty, a slash command, or an operation turn."""
+    if prompt.lstrip().startswith("/") and re.match(_SLASH_COMMAND, prompt):
+        return True
+    return not prompt.strip() or is_operation_turn(prompt)
+
+
+def classify(prompt: str, referent: Callable[[], Optional[bool]] = lambda: None) -> Optional[Classification]:
+    """The prompt's :class:`Classification`, or ``None`` when it is not dissatisfaction (or is skipped).
+
+    ``referent`` is asked only when every matching pattern needs a referent: ``True`` (earlier agent work
+    exists), ``False`` (a transcript without any: the first turn) or ``None`` (unknown, trusted)."""
+    if skipped(prompt):
+        return None
+    text = cleaned(prompt)
+    reasons, standalone = matches(text)
+    if not reasons or (not standalone and referent() is False):
+        return None
+    return Classification(reasons, _keywords(text))
+
+
+def transcript_referent(path: Optional[str], limit: int = TRANSCRIPT_TAIL) -> Optional[bool]:
+    """Whether the transcript at ``path`` holds an assistant turn in its last ``limit`` bytes.
+
+    ``None`` when the host gave no usable path or the file cannot be read (unknown); ``False`` when the
+    file does not exist yet (the host writes it asynchronously, so no turn of this session has been
+    recorded: the first prompt) or holds no assistant turn. JSONL (Claude Code, Codex) and Gemini CLI's
+    one JSON document are searched alike, as bytes: a huge or half-written file costs one bounded read.
+    """
+    if not isinstance(path, str) or not path or "\x00" in path:
+        return None
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block the open: not a transcript
+            return None
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            handle.seek(max(0, size - limit))
+            tail = handle.read(limit)
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError):
+        return None
+    return re.search(_ASSISTANT, tail) is not None

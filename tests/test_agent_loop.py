@@ -1,0 +1,67 @@
+"""The loop end to end, through the real commands: a history with hotspots and a tracker state, the rules
+block synced within its budget, the prompt hook giving it to Claude Code as context, the edit hook saying
+an edit left the hotspot unfixed, dissatisfied prompts captured, counted by the tracker, and the item they
+make promoted into the block."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from .reports_helpers import FINAL, ladder, three_edits
+
+BLOCK = ".agent/rules/feedback-loop.md"
+
+
+def _hook(project, name, payload):
+    done = subprocess.run([sys.executable, "-m", "ladder_plugins", "hook", name], cwd=project, timeout=60,
+                          input=json.dumps(payload).encode(), capture_output=True,
+                          env={**os.environ, "LADDER_NOW": FINAL, "HOME": str(project.parent / "home")})
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    return json.loads(done.stdout or b"{}")
+
+
+def _prompt(project, text, session="s1"):
+    return _hook(project, "prompt", {"session_id": session, "transcript_path": None, "cwd": str(project),
+                                     "permission_mode": "default", "hook_event_name": "UserPromptSubmit",
+                                     "prompt": text})
+
+
+def _context(answer):
+    return answer.get("hookSpecificOutput", {}).get("additionalContext", "")
+
+
+def test_the_loop_from_hotspot_to_rule_and_from_complaint_to_promotion(tmp_path):
+    project = three_edits(tmp_path / "shop")
+    env = {"LADDER_NOW": FINAL, "HOME": str(tmp_path / "home")}
+    assert ladder(["feedback", "scan"], project, **env).returncode == 0
+    synced = ladder(["rules", "sync"], project, **env)
+    assert synced.returncode == 0, synced.stderr
+    block = (project / BLOCK).read_text(encoding="utf-8")
+    assert len(block.encode()) <= 6144 and "'price' in src/shop/pricing.py" in block
+
+    told = _context(_prompt(project, "add a coupon type for students"))
+    assert "'price' in src/shop/pricing.py" in told  # the block, as context, every prompt
+
+    pricing = project / "src" / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text().replace("amount *= 0.88\n", "amount *= 0.87\n"))
+    edited = _hook(project, "post-edit", {"session_id": "s1", "cwd": str(project), "hook_event_name": "PostToolUse",
+                                          "tool_name": "Edit", "tool_input": {"file_path": str(pricing)}})
+    assert "'price'" in _context(edited) and "before" in _context(edited)
+
+    for text in ("you did it again: a bare except in the parser", "I already told you not to write a bare except",
+                 "for the third time, no bare except in the parser"):
+        _prompt(project, text)
+    captures = (project / ".ladder" / "feedback" / "captures.jsonl").read_text().splitlines()
+    assert len(captures) == 3
+    scanned = ladder(["feedback", "scan"], project, **env)
+    assert "3 new occurrences" in scanned.stdout, scanned.stdout
+    state = json.loads((project / ".claude" / "feedback-ladder-state.json").read_text())
+    [item] = [i for i in state["feedbacks"] if "bare" in i["keywords"]]
+    assert item["occurrences"] == 3 and not item["promoted"] and item["recommended_level"] == 4
+    assert ladder(["rules", "check"], project, **env).returncode == 1  # the block is out of date now
+    assert ladder(["rules", "sync"], project, **env).returncode == 0
+    assert "bare except" in (project / BLOCK).read_text(encoding="utf-8").lower()
+    assert ladder(["rules", "check"], project, **env).returncode == 0
