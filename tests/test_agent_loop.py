@@ -33,35 +33,47 @@ def _context(answer):
     return answer.get("hookSpecificOutput", {}).get("additionalContext", "")
 
 
-def test_the_loop_from_hotspot_to_rule_and_from_complaint_to_promotion(tmp_path):
-    project = three_edits(tmp_path / "shop")
-    env = {"LADDER_NOW": FINAL, "HOME": str(tmp_path / "home")}
+def _synced_block(project, env):
     assert ladder(["feedback", "scan"], project, **env).returncode == 0
     synced = ladder(["rules", "sync"], project, **env)
     assert synced.returncode == 0, synced.stderr
-    block = (project / BLOCK).read_text(encoding="utf-8")
-    assert len(block.encode()) <= 6144 and "'price' in src/shop/pricing.py" in block
+    return (project / BLOCK).read_text(encoding="utf-8")
 
-    told = _context(_prompt(project, "add a coupon type for students"))
-    assert "'price' in src/shop/pricing.py" in told  # the block, as context, every prompt
 
+def _edit_left_unfixed(project):
     pricing = project / "src" / "shop" / "pricing.py"
     pricing.write_text(pricing.read_text().replace("amount *= 0.88\n", "amount *= 0.87\n"))
-    edited = _hook(project, "post-edit", {"session_id": "s1", "cwd": str(project), "hook_event_name": "PostToolUse",
-                                          "tool_name": "Edit", "tool_input": {"file_path": str(pricing)}})
-    assert "'price'" in _context(edited) and "before" in _context(edited)
+    return _context(_hook(project, "post-edit", {"session_id": "s1", "cwd": str(project),
+                                                 "hook_event_name": "PostToolUse", "tool_name": "Edit",
+                                                 "tool_input": {"file_path": str(pricing)}}))
 
+
+def _complain(project):
     for text in ("you did it again: a bare except in the parser", "I already told you not to write a bare except",
                  "for the third time, no bare except in the parser"):
         _prompt(project, text)
-    captures = (project / ".ladder" / "feedback" / "captures.jsonl").read_text().splitlines()
-    assert len(captures) == 3
+    return (project / ".ladder" / "feedback" / "captures.jsonl").read_text().splitlines()
+
+
+def _item_about(project, word):
+    state = json.loads((project / ".claude" / "feedback-ladder-state.json").read_text())
+    [item] = [i for i in state["feedbacks"] if word in i["keywords"]]
+    return item
+
+
+def test_the_loop_from_hotspot_to_rule_and_from_complaint_to_promotion(tmp_path):
+    project = three_edits(tmp_path / "shop")
+    env = {"LADDER_NOW": FINAL, "HOME": str(tmp_path / "home")}
+    block = _synced_block(project, env)
+    assert len(block.encode()) <= 6144 and "'price' in src/shop/pricing.py" in block
+    assert "'price' in src/shop/pricing.py" in _context(_prompt(project, "add a coupon type for students"))
+    told = _edit_left_unfixed(project)
+    assert "'price'" in told and "before" in told
+    assert len(_complain(project)) == 3
     scanned = ladder(["feedback", "scan"], project, **env)
     assert "3 new occurrences" in scanned.stdout, scanned.stdout
-    state = json.loads((project / ".claude" / "feedback-ladder-state.json").read_text())
-    [item] = [i for i in state["feedbacks"] if "bare" in i["keywords"]]
+    item = _item_about(project, "bare")
     assert item["occurrences"] == 3 and not item["promoted"] and item["recommended_level"] == 4
     assert ladder(["rules", "check"], project, **env).returncode == 1  # the block is out of date now
-    assert ladder(["rules", "sync"], project, **env).returncode == 0
-    assert "bare except" in (project / BLOCK).read_text(encoding="utf-8").lower()
+    assert "bare except" in _synced_block(project, env).lower()
     assert ladder(["rules", "check"], project, **env).returncode == 0
