@@ -246,3 +246,11 @@ def test_symlinks_leading_outside_the_root_are_never_followed(tmp_path):
     assert found == []
     assert [w.split(":")[0] for w in warnings] == [".claude/settings.json", ".gemini/settings.json"]
     assert all("leads outside" in w for w in warnings)
+
+
+def test_ladders_own_edit_hook_is_seen_as_tool_design_for_the_structural_rules(tmp_path):
+    write_json(tmp_path, ".claude/settings.json", {"hooks": {"PostToolUse": [{"matcher": "Edit|Write|MultiEdit",
+                                                                             "hooks": [{"type": "command",
+                                                                                        "command": "ladder hook post-edit"}]}]}})
+    [found], warned = scan(tmp_path)
+    assert found.level == 3 and "cyclomatic complexity" in found.text.splitlines()[0] and warned == []

@@ -175,9 +175,6 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
     except Exception:  # a settings file doctor cannot read is the host's business, not a crash of ours
         return
     diag.agent_hooks = {agent: list(found) for agent, found in kinds.items()}
-    if not any("post-edit" in found for found in kinds.values()):
-        diag.notes.append("no agent host runs the edit hook: 'ladder hook install --agent claude' (or codex, "
-                          "gemini) adds it")
 
 
 def diagnose(start: Path) -> Diagnosis:
@@ -227,7 +224,9 @@ def _rules_line(r: dict[str, Any]) -> list[str]:
 def _hooks_line(hooks: dict[str, list[str]]) -> list[str]:
     if not hooks:
         return []
-    return ["agent hooks: " + "; ".join(f"{agent} {', '.join(kinds) or 'none'}" for agent, kinds in hooks.items())]
+    said = "; ".join(f"{agent} {', '.join(kinds) or 'none'}" for agent, kinds in hooks.items())
+    hint = "" if any(hooks.values()) else " ('ladder hook install --agent claude' adds them; or codex, gemini)"
+    return [f"agent hooks: {said}{hint}"]
 
 
 def _config_line(cfg: dict[str, Any]) -> str:

@@ -226,8 +226,17 @@ def _words(name: str) -> str:
     return " ".join(seen)
 
 
+#: ladder's own edit hook is tool design for the structural rules: said so, in the rules' words, so that the
+#: tracker finds the structural feedback encoded at level 3 where it is installed
+_LADDER_EDIT_HOOK = re.compile(r"\bladder(?:_plugins)?\b.*\bhook\s+post-edit\b")
+_STRUCTURAL = ("ladder's edit hook: structural rules (cyclomatic complexity, cognitive complexity, ABC size, "
+               "nesting, long functions, parameters) over the limit, said at the moment of the edit")
+
+
 def _sighting(rel: str, entry: HookEntry) -> Sighting:
     said = "; ".join(part for part in (entry.command, entry.prompt) if part)
+    if _LADDER_EDIT_HOOK.search(entry.command or ""):
+        said = f"{_STRUCTURAL}\n{said}"
     text = f"{said}; on {entry.event} ({_words(entry.event)})"
     if entry.matcher:
         text += f"; matcher {entry.matcher} ({_words(entry.matcher)})"
