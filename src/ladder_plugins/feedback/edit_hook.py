@@ -38,7 +38,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -315,16 +314,10 @@ def _bounded(units: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
 
 
 def _write_atomic(path: Path, data: Mapping[str, Any]) -> None:
-    """A temporary file in the same directory, then a rename: a reader sees the old file or the new one."""
-    fd, name = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, separators=(",", ":"))
-        os.replace(name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-        raise
+    """A reader sees the old file or the new one; a session count lost to a crash costs nothing (no fsync)."""
+    from ..ladderdir.atomic import write_atomic
+
+    write_atomic(path, json.dumps(data, separators=(",", ":")).encode("utf-8"), sync=False)
 
 
 def _age(entry: "os.DirEntry[str]", now: float) -> Optional[float]:

@@ -31,13 +31,13 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from ..errors import LadderError
+from ..ladderdir.atomic import write_atomic
 
 __all__ = [
     "AGENTS", "SCOPES", "PROMPT_COMMAND", "EDIT_COMMAND", "BEGIN_MARKER", "END_MARKER", "Host", "HOSTS",
@@ -418,20 +418,9 @@ def _backup(path: Path) -> Path:
 
 
 def _write(path: Path, text: str) -> None:
-    """Atomically: a temporary file beside it, with the old file's permissions, then a rename."""
+    """Atomically, with the old file's permissions; ``newline=""``: the text's own line endings."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(os.stat(path).st_mode) if path.exists() else None
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        if mode is not None:
-            os.chmod(name, mode)
-        os.replace(name, path)
-    except BaseException:
-        if os.path.exists(name):
-            os.unlink(name)
-        raise
+    write_atomic(path, text.encode("utf-8"))
 
 
 @dataclass(frozen=True)

@@ -144,22 +144,9 @@ def _separator(text: str, newline: str) -> str:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    """``data`` into ``path``: a synced temporary file in the same directory renamed over it."""
-    import tempfile  # here, not at the top: the prompt hook's reader never writes
+    from ..ladderdir.atomic import write_atomic  # here, not at the top: the prompt hook's reader never writes
 
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_atomic(path, data)
 
 
 class RulesFile:

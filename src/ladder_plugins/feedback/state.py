@@ -13,8 +13,6 @@ updated.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from ..errors import LadderError
 from ..ladderdir.aside import damaged_suffix, keep_aside
+from ..ladderdir.atomic import write_atomic
 from ..ladderdir.paths import inside
 
 __all__ = ["State", "StateFile", "STATE_VERSION", "item_problem"]
@@ -174,18 +173,7 @@ class StateFile:
 
     def write(self, state: State) -> None:
         text = json.dumps(state.data, indent=2, ensure_ascii=False) + "\n"
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=str(self.path.parent))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temp, 0o644)
-            os.replace(temp, self.path)
-        except BaseException:
-            if os.path.exists(temp):
-                os.unlink(temp)
-            raise
+        write_atomic(self.path, text.encode("utf-8"))
 
 
 def _shape_problem(data: Any) -> Optional[str]:
