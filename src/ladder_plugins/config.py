@@ -8,9 +8,6 @@ the file, the key and what is expected, so the user can fix it without reading c
 from __future__ import annotations
 
 import dataclasses
-import datetime
-import difflib
-import hashlib
 import json
 import os
 import sys
@@ -48,6 +45,13 @@ DEFAULT_SKIP_ROLES = ("generated", "vendor")
 _TOOL_FILES = ("setup.cfg", "tox.ini", ".flake8", "pytest.ini")
 
 Thresholds = Mapping[str, Mapping[str, Optional[float]]]
+
+
+def _close(word: str, known: Iterable[str]) -> list[str]:
+    """The nearest known name, for a "did you mean" (difflib is imported only when a name is wrong)."""
+    import difflib
+
+    return difflib.get_close_matches(word, list(known), n=1)
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,8 @@ class Settings:
             "assertion_helpers": self.assertion_helpers,
             "thresholds": {r: dict(v) for r, v in sorted(self.thresholds.items())},
         }
+        import hashlib
+
         text = json.dumps(payload, sort_keys=True, default=list)
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
@@ -293,7 +299,7 @@ class _Checker:
         known = list(known)
         for key in table:
             if key not in known:
-                hint = difflib.get_close_matches(key, known, n=1)
+                hint = _close(key, known)
                 suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known keys: {', '.join(known)}"
                 raise ConfigError(f"{self.where(key)}: unknown key{suggestion}")
 
@@ -319,7 +325,7 @@ class _Checker:
         choices = tuple(choices)
         value = table.get(key, default)
         if value not in choices:
-            hint = difflib.get_close_matches(str(value), choices, n=1) if isinstance(value, str) else []
+            hint = _close(str(value), choices) if isinstance(value, str) else []
             extra = f" (did you mean {hint[0]!r}?)" if hint else ""
             raise self.fail(key, f"one of {', '.join(map(repr, choices))}{extra}", value)
         return value
@@ -377,7 +383,7 @@ def _role_tables(file: Path, table: Mapping[str, Any]) -> list[tuple[str, str, M
         if not isinstance(values, dict):
             continue
         if role not in ROLES:
-            hint = difflib.get_close_matches(role, ROLES, n=1)
+            hint = _close(role, ROLES)
             extra = f"; did you mean {hint[0]!r}?" if hint else f"; roles are {', '.join(ROLES)}"
             raise ConfigError(f"{file}: [tool.ladder.thresholds] {role}: unknown role{extra}")
         found.append((role, f"tool.ladder.thresholds.{role}", values))
@@ -451,6 +457,8 @@ def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
     value = table.get("git_since")
     if value is None or value == "all":
         return value
+    import datetime
+
     if isinstance(value, (datetime.date, datetime.datetime)):
         value = value.isoformat()
     if isinstance(value, str):

@@ -22,14 +22,16 @@ the file ends with a line break, so a line torn by a killed process costs that l
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import stat
+import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from ..ladderdir.paths import first_outside, make_dirs
 from .classify import Classification
@@ -115,8 +117,6 @@ def append_capture(root: Path, entry: dict[str, Any], history_dir: str = ".ladde
     """Append ``entry`` to the captures file of ``root``; the file written, or ``None`` when nothing was:
     no project, a path leading out of the root, the lock held by someone else for ``timeout`` seconds, or
     the file system refusing. Never raises for those: a capture is worth less than the user's prompt."""
-    from filelock import FileLock, Timeout  # ~30 ms to import: paid only by a prompt that is captured
-
     real = Path(os.path.realpath(root))
     path = capture_path(real, history_dir)
     lock = path.with_name(path.name + ".lock")
@@ -126,8 +126,44 @@ def append_capture(root: Path, entry: dict[str, Any], history_dir: str = ".ladde
         make_dirs(path.parent.parent, path.parent)
         if first_outside([path.parent, path, lock], real):  # created meanwhile, through a symlink
             return None
-        with FileLock(str(lock), timeout=max(0.0, timeout)):
+        with _locked(lock, max(0.0, timeout)) as held:
+            if not held:
+                return None
             _write(path, _line(entry))
-    except (Timeout, OSError):
+    except OSError:
         return None
     return path
+
+
+@contextlib.contextmanager
+def _locked(lock: Path, timeout: float) -> Iterator[bool]:
+    """The journal's lock, as filelock takes it on POSIX (``flock`` on the lock file, so the two exclude each
+    other) without filelock's 30 ms import on the prompt's path; filelock itself where there is no ``fcntl``.
+    Yields whether the lock was taken within ``timeout``."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        from filelock import FileLock, Timeout
+
+        try:
+            with FileLock(str(lock), timeout=timeout):
+                yield True
+        except Timeout:
+            yield False
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        yield _flock(fcntl, fd, time.monotonic() + timeout)
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _flock(fcntl: Any, fd: int, deadline: float) -> bool:
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
