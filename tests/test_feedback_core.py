@@ -290,3 +290,78 @@ def test_scan_dry_run_and_list_write_nothing(tmp_path):
     assert listed.returncode == 0 and "0 items" in listed.stdout and not (tmp_path / ".claude").exists()
     assert ladder(["feedback", "scan"], tmp_path, **env).returncode == 0
     assert "never write a bare except clause" in ladder(["feedback", "list"], tmp_path, **env).stdout.lower()
+
+
+HAND_MADE = [
+    {"version": 1, "feedbacks": [{"id": "a", "topic": "bare except"}]},  # the seed's other fields missing
+    {"version": 1, "feedbacks": [{"id": "a", "topic": "t", "ladder": {"sources": [{"identity": [1]}]}}]},
+    {"version": 1, "feedbacks": ["oops", {"id": "b", "topic": "t", "ladder": {"sources": ["x"]}}]},
+    {"version": 1, "feedbacks": [{"id": "a", "topic": "t", "current_location": 12, "first_seen": 20240101,
+                                  "ladder": {"due_since": 20240101}}]},
+    {"version": 1, "feedbacks": [{"id": "a", "topic": "t", "keywords": "[" * 100_000}]},
+]
+
+
+@pytest.mark.parametrize("state", HAND_MADE, ids=["missing", "unhashable", "not-items", "not-text", "deep"])
+def test_every_command_survives_a_hand_made_state(tmp_path, state):
+    from .reports_helpers import ladder
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n[tool.ladder.feedback]\ngrace_days = 1\n")
+    path = tmp_path / ".claude" / "feedback-ladder-state.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(state))
+    env = {"HOME": str(tmp_path / "home"), "LADDER_NOW": "2026-06-01T00:00:00Z"}
+    for args in (["list"], ["report", "--no-scan"], ["scan", "--dry-run"], ["report", "--format", "text"],
+                 ["add", "never write a bare except"], ["check"]):
+        done = ladder(["feedback", *args], tmp_path, **env)
+        assert done.returncode in (0, 1) and "Traceback" not in done.stderr, (args, done.stderr)
+
+
+def test_a_dry_run_never_moves_a_damaged_state_aside(tmp_path):
+    from .reports_helpers import ladder
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    path = tmp_path / ".claude" / "feedback-ladder-state.json"
+    path.parent.mkdir()
+    path.write_text("not json")
+    for args in (["scan", "--dry-run"], ["list"], ["report", "--no-scan"]):
+        assert ladder(["feedback", *args], tmp_path, HOME=str(tmp_path / "home")).returncode == 0
+        assert path.read_text() == "not json"
+
+
+def test_a_note_is_never_written_through_a_ladder_directory_leading_out(tmp_path):
+    from .reports_helpers import ladder
+
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    (project / "pyproject.toml").write_text("[tool.ladder]\n")
+    os.symlink(elsewhere, project / ".ladder")
+    done = ladder(["feedback", "add", "keep it small"], project, HOME=str(tmp_path / "home"))
+    assert done.returncode == 2 and "outside" in done.stderr and list(elsewhere.iterdir()) == []
+
+
+def test_hotspots_of_a_rule_with_a_long_name_make_one_item():
+    from ladder_plugins.feedback.hotspots import _sighting
+
+    rule = "exported_cyclomatic_max"
+    found = [_sighting(rule, f"history:src/lib/m{n}.py::f::{rule}", f"hotspot {n}", None) for n in range(3)]
+    items: list = []
+    apply_sightings(items, found, _manager(_hotspots_module()), [], date(2026, 5, 4))
+    assert len(items) == 1 and items[0]["occurrences"] == 3
+
+
+def _hotspots_module():
+    from ladder_plugins.feedback import hotspots
+
+    return hotspots
+
+
+def test_rewording_a_memorys_index_line_is_no_new_occurrence(tmp_path):
+    folder = tmp_path / "memory"
+    _memory(folder, "m.md", "name: bare except\ndescription: never write a bare except\ntype: feedback\n")
+    (folder / "MEMORY.md").write_text("- [Bare except](m.md) — first wording\n")
+    first = list(memory_sightings(SourceContext(tmp_path, folder, [].append)))
+    (folder / "MEMORY.md").write_text("- [Bare except](m.md) — another wording\n")
+    again = list(memory_sightings(SourceContext(tmp_path, folder, [].append)))
+    assert [s.identity for s in first] == [s.identity for s in again]

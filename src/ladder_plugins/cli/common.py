@@ -77,7 +77,10 @@ def add_formats(parser: argparse.ArgumentParser, *choices: str) -> None:
 
 
 def warn(message: str) -> None:
-    print(f"ladder: warning: {message}", file=sys.stderr)
+    """One warning on stderr, made safe here: file names and errors in it come from outside."""
+    from ..reports.sanitize import clean
+
+    print(f"ladder: warning: {clean(message)}", file=sys.stderr)
 
 
 def emit(text: str, output: Optional[str]) -> None:

@@ -80,8 +80,7 @@ def _report(args: argparse.Namespace) -> int:
 def _add(args: argparse.Namespace) -> int:
     tracker = _tracker(args)
     entry, scan, state = tracker.add_note(args.text, args.keywords.split(","))
-    item = next((i for i in state.items if any(s.get("identity") == f"note:{entry['id']}"
-                                               for s in i.get("ladder", {}).get("sources", []))), None)
+    item = tracker.holder(state, f"note:{entry['id']}")
     where = f"item {clean(item['id'])} ({plural(int(item['occurrences']), 'occurrence')})" if item else "no item"
     print(f"added note {entry['id'][:12]}: counted in {where}")
     return EXIT_OK

@@ -74,7 +74,7 @@ def _read(path: Path, context: SourceContext) -> bytes:
 def _parsed(line: bytes) -> Optional[dict]:
     try:
         return _valid(json.loads(line.decode("utf-8")))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
 
 
@@ -119,14 +119,31 @@ def _append(path: Path, entry: dict) -> None:
             os.fsync(handle.fileno())
     except Timeout:
         raise LadderError(f"{path} is locked by another process; the note was not added") from None
+    except OSError as exc:
+        raise LadderError(f"{path}: cannot be written ({exc.strerror or exc}); the note was not added") from None
+
+
+def _make_folder(folder: Path, root: Path) -> None:
+    """The journal's folder, made as the store makes ``.ladder`` (with its ``.gitignore``), inside the root only:
+    a ``.ladder``, folder or journal that is a symlink leading out is refused before and after."""
+    from ..ladderdir.paths import first_outside, make_dirs
+
+    places = [folder.parent, folder, folder / NOTES, folder / (NOTES + ".lock")]
+    for check in (True, False):
+        outside = first_outside(places, root)
+        if outside:
+            raise LadderError(f"{outside}; the note was not added")
+        if check:
+            try:
+                make_dirs(folder.parent, folder)
+            except OSError as exc:
+                raise LadderError(f"{folder}: cannot be made ({exc.strerror or exc}); the note was not added") from None
 
 
 def add_note(folder: Path, root: Path, text: str, keywords: Sequence[str], now: Optional[datetime] = None) -> dict:
     """Append a note; returns the entry written."""
     text = _note_text(text)
-    if (folder.exists() or folder.is_symlink()) and not inside(folder, root.resolve()):
-        raise LadderError(f"{folder} lies outside the project root; nothing is written there")
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder, root.resolve())
     when = (now or datetime.now(timezone.utc)).date().isoformat()
     entry = {"id": uuid.uuid4().hex, "when": when, "text": text, "keywords": [k.strip() for k in keywords if k.strip()]}
     _append(folder / NOTES, entry)

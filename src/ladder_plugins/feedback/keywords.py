@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping, Optional, Sequence
 
-__all__ = ["keywords_of", "stem", "similarity", "best_match", "passes", "kebab_id", "MIN_SHARED", "MIN_JACCARD"]
+__all__ = ["keywords_of", "stem", "similarity", "best_match", "passes", "kebab_id", "topic_of", "MIN_SHARED",
+           "MIN_JACCARD"]
 
 MIN_SHARED = 2
 MIN_JACCARD = 0.5
@@ -80,6 +81,12 @@ def passes(shared: int, jaccard: float) -> bool:
     """The matching rule: at least :data:`MIN_SHARED` shared keywords, or a Jaccard index of at least
     :data:`MIN_JACCARD` (with one shared keyword at least)."""
     return shared >= MIN_SHARED or (shared > 0 and jaccard >= MIN_JACCARD)
+
+
+def topic_of(text: str) -> str:
+    """An item's topic: the first line of the text that started it, on one line, at most 80 characters."""
+    first = " ".join((text.strip().splitlines() or [""])[0].split())
+    return first if len(first) <= 80 else first[:77] + "..."
 
 
 def kebab_id(keywords: Sequence[str], taken: Iterable[str]) -> str:

@@ -45,7 +45,7 @@ def _setting(root: Path) -> Optional[str]:
     for name in ("settings.local.json", "settings.json"):
         try:
             data = json.loads((root / ".claude" / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue
         value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
         if isinstance(value, str) and value.strip():
@@ -96,7 +96,8 @@ def _memory_file(path: Path, context: SourceContext, hooks: Mapping[str, str]) -
     said = _feedback_words(front, hooks.get(path.name, "")) if _type_of(front.data) == "feedback" else ""
     if not said:
         return None
-    return Sighting(1, said, f"{path.name} (Claude Code memory)", "memory", identity_of(f"memory/{path.name}", said),
+    own = _feedback_words(front, "")  # the identity is the memory's own words: rewording its index line is no new one
+    return Sighting(1, said, f"{path.name} (Claude Code memory)", "memory", identity_of(f"memory/{path.name}", own),
                     _day(path))
 
 

@@ -42,9 +42,15 @@ def suggestion_of(item: dict, topics: Sequence[Any]) -> Optional[dict]:
             "topic": None}
 
 
+def _int(item: dict, key: str, default: int) -> int:
+    """A level or count of an item as a whole number (the seed's fields may be missing from a file written by
+    hand; ``item_problem`` has checked that those present are whole numbers)."""
+    return int(item.get(key, default))
+
+
 def _gap(item: dict) -> tuple[int, int]:
     """How many levels an item is below its recommended one, and its occurrences: what makes it urgent."""
-    return (int(item.get("recommended_level", 1)) - int(item.get("current_level", 1)), int(item.get("occurrences", 0)))
+    return _int(item, "recommended_level", 1) - _int(item, "current_level", 1), _int(item, "occurrences", 0)
 
 
 def most_urgent(items: Sequence[dict]) -> Optional[dict]:
@@ -57,6 +63,7 @@ def _dates(item: dict) -> str:
     first, last = item.get("first_seen"), item.get("last_seen")
     if not first:
         return ""
+    first, last = str(first), str(last) if last else last
     return f" ({first})" if first == last or not last else f" ({first} ~ {last})"
 
 
@@ -100,24 +107,24 @@ def _md_hint(hint: dict) -> list[str]:
 
 
 def _md_item(number: int, item: dict, topics: Sequence[Any]) -> list[str]:
-    where = md_escape(item.get("current_location") or "-")
+    where = md_escape(str(item.get("current_location") or "-"))
     return [f"#### {number}. \"{md_escape(item['topic'])}\" (id: {md_escape(item['id'])})",
-            f"- Current level: {level_name(int(item['current_level']))} — recorded in {where}",
-            f"- Occurrences: {int(item['occurrences'])}{md_escape(_dates(item))}",
-            f"- Recommended level: {level_name(int(item['recommended_level']))}"
+            f"- Current level: {level_name(_int(item, 'current_level', 1))} — recorded in {where}",
+            f"- Occurrences: {_int(item, 'occurrences', 0)}{md_escape(_dates(item))}",
+            f"- Recommended level: {level_name(_int(item, 'recommended_level', 1))}"
             ] + _md_hint(suggestion_of(item, topics) or {}) + [""]
 
 
 def _md_done(item: dict) -> str:
-    return (f"- \"{md_escape(item['topic'])}\" → {level_name(int(item['current_level']))} "
-            f"({md_escape(item.get('current_location') or '-')}) ✅")
+    return (f"- \"{md_escape(item['topic'])}\" → {level_name(_int(item, 'current_level', 1))} "
+            f"({md_escape(str(item.get('current_location') or '-'))}) ✅")
 
 
 def _md_urgent(urgent: Optional[dict]) -> str:
     if urgent is None:
         return "- Most urgent promotion: none"
     return (f"- Most urgent promotion: \"{md_escape(urgent['topic'])}\" (id: {md_escape(urgent['id'])}), "
-            f"{level_name(int(urgent['current_level']))} → {level_name(int(urgent['recommended_level']))}")
+            f"{level_name(_int(urgent, 'current_level', 1))} → {level_name(_int(urgent, 'recommended_level', 1))}")
 
 
 def report_markdown(items: Sequence[dict], topics: Sequence[Any], state_path: str) -> str:
@@ -146,12 +153,15 @@ def _md_summary(trusted: list[dict], due: int) -> list[str]:
             f"- {due} need stronger encoding than their current level", _md_urgent(most_urgent(trusted))]
 
 
+def _counted(item: dict) -> str:
+    return f"{plural(_int(item, 'occurrences', 0), 'occurrence')}{clean(_dates(item))}"
+
+
 def _text_item(item: dict, topics: Sequence[Any]) -> list[str]:
-    level = int(item["current_level"])
+    level, where = _int(item, "current_level", 1), clean(str(item.get("current_location") or "-"))
     lines = [f"  [{'promote' if needs_promotion(item) else 'ok'}] {clean(item['id'])}: {clean(item['topic'])}",
-             f"      level {level} ({LEVELS.get(level, '?')}) at {clean(item.get('current_location') or '-')}; "
-             f"{plural(int(item['occurrences']), 'occurrence')}{clean(_dates(item))}; "
-             f"recommended level {item['recommended_level']}"]
+             f"      level {level} ({LEVELS.get(level, '?')}) at {where}; {_counted(item)}; "
+             f"recommended level {_int(item, 'recommended_level', 1)}"]
     hint = suggestion_of(item, topics)
     if hint:
         lines.append(f"      do: {clean(hint['action'])}" + (f" ({clean(hint['file'])})" if hint["file"] else ""))

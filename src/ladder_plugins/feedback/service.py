@@ -61,14 +61,15 @@ class Tracker:
     def scan(self, *, dry_run: bool = False) -> tuple[Scan, State]:
         """Collect, match and update the state (written unless ``dry_run`` or the file is read-only)."""
         if dry_run:
-            state = self.state_file.read()
+            state = self.state_file.read(repair=False)  # a damaged file is said, and left for a real scan
             return self._scan_into(state), state
         with self.state_file.updating() as state:
             scan = self._scan_into(state)
         return scan, state
 
     def read(self) -> State:
-        return self.state_file.read()
+        """The state as it is, nothing repaired (``list``, ``report --no-scan``)."""
+        return self.state_file.read(repair=False)
 
     def add_note(self, text: str, keywords: Sequence[str]) -> tuple[dict, Scan, State]:
         """Keep a note (level 1) and scan, so it is matched and counted now."""
@@ -90,8 +91,17 @@ class Tracker:
             since = item.get("ladder", {}).get("due_since") if item_problem(item) is None else None
             days = _days_since(since, self.today)
             if needs_promotion(item) and days is not None and days > grace:
-                found.append(Overdue(item["id"], item["topic"], since, days))
+                found.append(Overdue(item["id"], item["topic"], str(since), days))
         return found
+
+    @staticmethod
+    def holder(state: State, identity: str) -> Optional[dict]:
+        """The item that counted the source ``identity``, if any."""
+        for item in state.items:
+            sources = item.get("ladder", {}).get("sources", []) if item_problem(item) is None else []
+            if any(isinstance(s, dict) and s.get("identity") == identity for s in sources):
+                return item
+        return None
 
     @property
     def state_path(self) -> Path:

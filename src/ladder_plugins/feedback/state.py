@@ -116,7 +116,7 @@ class StateFile:
         try:
             self.check_place()
             data = json.loads(self.path.read_bytes()[: _MAX_BYTES + 1].decode("utf-8"))
-        except (OSError, LadderError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, LadderError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             return {"problem": str(exc) if isinstance(exc, LadderError) else f"not readable JSON ({exc})"}
         problem = _shape_problem(data)
         if problem is not None:
@@ -132,7 +132,7 @@ class StateFile:
             return State(read_only=True, existed=True)
         try:
             data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # nesting too deep is damage too
             return self._damaged(f"not JSON ({exc.__class__.__name__})", repair)
         problem = _shape_problem(data)
         if problem:
@@ -156,13 +156,16 @@ class StateFile:
         from filelock import FileLock, Timeout
 
         self.check_place()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         lock = FileLock(str(self.path) + ".lock")
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             lock.acquire(timeout=_LOCK_TIMEOUT)
         except Timeout:
             raise LadderError(f"{self.shown} is locked by another process for more than {_LOCK_TIMEOUT:g} s; "
                               "nothing was changed") from None
+        except OSError as exc:
+            raise LadderError(f"{self.shown}: cannot be written ({exc.strerror or exc}); nothing was changed") \
+                from None
         try:
             state = self.read()
             yield state
@@ -173,7 +176,11 @@ class StateFile:
 
     def write(self, state: State) -> None:
         text = json.dumps(state.data, indent=2, ensure_ascii=False) + "\n"
-        write_atomic(self.path, text.encode("utf-8"))
+        try:
+            write_atomic(self.path, text.encode("utf-8"))
+        except OSError as exc:
+            raise LadderError(f"{self.shown}: cannot be written ({exc.strerror or exc}); the old file is kept") \
+                from None
 
 
 def _shape_problem(data: Any) -> Optional[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from .keywords import MAX_KEYWORDS, best_match, kebab_id, keywords_of, similarity
+from .keywords import MAX_KEYWORDS, best_match, kebab_id, keywords_of, similarity, topic_of
 from .model import Sighting, SourceContext
 from .state import item_problem
 
@@ -110,12 +110,14 @@ class _Apply:
         self.items, self.pm, self.topics, self.today = items, pm, topics, today.isoformat()
         self.trusted = [i for i in items if item_problem(i) is None]
         self.scan = Scan(untrusted=[_name(i) for i in items if item_problem(i) is not None])
-        self.held = _identities(self.trusted)
+        self.held = _identities([i for i in items if isinstance(i, dict)])  # a malformed item's count stays its own
         self.seen: dict[int, list[Sighting]] = {}
 
     def add(self, sighting: Sighting) -> None:
         self.scan.sightings += 1
         item = self.held.get(sighting.identity)
+        if item is not None and item_problem(item) is not None:
+            return  # counted by an item the tracker does not update: not counted again elsewhere
         if item is None:
             item = self._matched(sighting)
         if item is None:
@@ -138,9 +140,8 @@ class _Apply:
         return self._new_item(sighting, keywords)
 
     def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict:
-        topic = " ".join(sighting.text.strip().splitlines()[0].split())  # its first line names it
         item = {"id": kebab_id(keywords, [str(i.get("id")) for i in self.items if isinstance(i, dict)]),
-                "topic": topic if len(topic) <= 80 else topic[:77] + "...", "keywords": list(keywords[:MAX_KEYWORDS]),
+                "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
                 "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
                 "current_level": sighting.level, "current_location": sighting.location,
                 "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
@@ -200,13 +201,19 @@ def _name(item: Any) -> str:
 
 def _identities(items: Sequence[dict]) -> dict[Any, dict]:
     """Each counted source's identity, and the item holding it."""
-    return {src.get("identity"): item for item in items
-            for src in item.get("ladder", {}).get("sources", []) if isinstance(src, dict)}
+    return {src["identity"]: item for item in items for src in _sources(item)
+            if isinstance(src, dict) and isinstance(src.get("identity"), str)}
+
+
+def _sources(item: dict) -> list:
+    extra = item.get("ladder")
+    sources = extra.get("sources") if isinstance(extra, dict) else None
+    return sources if isinstance(sources, list) else []
 
 
 def _counts(sighting: Sighting) -> bool:
     """Whether a sighting is an occurrence: feedback given or written down, or one of ladder's hotspots."""
-    return sighting.level < 4 or sighting.source == "history"
+    return sighting.level < 4 or sighting.source == "history"  # a pattern ("history-pattern") sums hotspots
 
 
 def apply_sightings(items: list, sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],

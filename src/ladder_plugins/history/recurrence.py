@@ -148,8 +148,14 @@ def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: dat
     times = sorted(t for t in occurrence_times(stats, mode) if limit <= t <= ahead)
     return Recurrence(
         fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t in times})),
-        times[0] if times else None, stats.last_seen, stats.last_actual, stats.last_limit, stats.last_line, mode,
+        times[0] if times else None, _seen(stats.last_seen, ahead, times), stats.last_actual, stats.last_limit,
+        stats.last_line, mode,
     )
+
+
+def _seen(last: Optional[str], ahead: str, times: list[str]) -> Optional[str]:
+    """The last sighting, unless it lies after the clock's horizon: then the last occurrence counted."""
+    return last if last is None or last <= ahead else (times[-1] if times else None)
 
 
 def ahead_of_clock(aggregate: Aggregate, now: datetime) -> Optional[str]:
