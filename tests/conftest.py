@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -9,6 +10,11 @@ from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
 
 pytest_plugins = ["pytester"]
+
+# The suite starts a thousand real processes (``ladder``, flake8, pytest, the hooks). Where the environment
+# forbids bytecode files, each of them would compile the package again: let them write and reuse it, as an
+# installed package does (the tests assert behaviour, never timings, so nothing else changes).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
