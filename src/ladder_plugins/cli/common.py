@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Callable, NoReturn, Optional
+from typing import Any, Callable, Mapping, NoReturn, Optional
 
 from ..errors import LadderError
 
@@ -45,6 +45,15 @@ def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.Argu
     """A subcommand parser whose ``--help`` ends with its examples."""
     return sub.add_parser(name, help=help_text, epilog="examples:\n" + examples,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def command_group(sub: Any, name: str, help_text: str,
+                  actions: Mapping[str, tuple[str, str]]) -> dict[str, argparse.ArgumentParser]:
+    """A subcommand with actions (``ladder history prune``): each action's help and examples, the group's
+    ``--help`` listing them all; ``args.action`` names the one given. Returns the actions' parsers."""
+    group = command(sub, name, help_text, "\n".join(example for _, example in actions.values()))
+    verbs = group.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
+    return {verb: command(verbs, verb, what, example) for verb, (what, example) in actions.items()}
 
 
 def at_least_one(what: str, hint: str = "") -> Callable[[str], int]:

@@ -9,7 +9,7 @@ from typing import Any
 from ..catalogue import plural
 from ..errors import LadderError
 from ..reports.sanitize import clean
-from .common import EXIT_FAILED, EXIT_OK, Parser, command, emit, warn
+from .common import EXIT_FAILED, EXIT_OK, command_group, emit, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -30,10 +30,7 @@ _ACTION_HELP = {
 
 
 def add_parsers(sub: Any) -> None:
-    examples = "\n".join(example for _, example in _ACTION_HELP.values())
-    feedback = command(sub, "feedback", "track recurring feedback up the encoding ladder", examples)
-    actions = feedback.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
-    parsers = {name: command(actions, name, help_text, example) for name, (help_text, example) in _ACTION_HELP.items()}
+    parsers = command_group(sub, "feedback", "track recurring feedback up the encoding ladder", _ACTION_HELP)
     for name in ("scan", "report", "add", "check"):
         parsers[name].add_argument("--memory-dir", metavar="DIR",
                                    help="the Claude Code memory directory to read (default: the project's own)")

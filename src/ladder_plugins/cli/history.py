@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from ..catalogue import plural
 from ..errors import LadderError
-from .common import EXIT_OK, Parser, command, warn
+from .common import EXIT_OK, command_group, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -30,11 +30,7 @@ _WRITING = ("prune", "rebuild", "combine")
 
 
 def add_parsers(sub: Any) -> None:
-    examples = "\n".join(example for _, example in _ACTION_HELP.values())
-    history = command(sub, "history", "maintain the history", examples)
-    actions = history.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
-    parsers = {name: command(actions, name, help_text, example)
-               for name, (help_text, example) in _ACTION_HELP.items()}
+    parsers = command_group(sub, "history", "maintain the history", _ACTION_HELP)
     parsers["combine"].add_argument("files", nargs="+", metavar="FILE", help="events.jsonl files of other runs")
     parsers["combine"].add_argument("--force", action="store_true", help="combine records of another project too")
 

@@ -12,13 +12,18 @@ from typing import Any
 
 __all__ = ["add_parsers", "COMMANDS", "run_hook"]
 
-_EXAMPLES = (
-    "  ladder hook install --agent claude            .claude/settings.json of this project\n"
-    "  ladder hook install --agent gemini --user     ~/.gemini/settings.json\n"
-    "  ladder hook install --agent codex --dry-run   the diff only, nothing written\n"
-    "  ladder hook uninstall --agent claude          our entries out again, the rest kept\n"
-    "  ladder hook prompt | post-edit                what the hosts run (their JSON on stdin, ours on stdout)"
-)
+_ACTION_HELP = {
+    "install": ("merge our prompt and edit hooks into a host's settings",
+                "  ladder hook install --agent claude            .claude/settings.json of this project\n"
+                "  ladder hook install --agent gemini --user     ~/.gemini/settings.json\n"
+                "  ladder hook install --agent codex --dry-run   the diff only, nothing written"),
+    "uninstall": ("take our hooks out of a host's settings, the rest kept",
+                  "  ladder hook uninstall --agent claude          our entries out again, the rest kept"),
+    "prompt": ("the UserPromptSubmit/BeforeAgent hook (stdin JSON → stdout)",
+               "  ladder hook prompt                            what the hosts run before each prompt"),
+    "post-edit": ("the PostToolUse/AfterTool hook (stdin JSON → stdout)",
+                  "  ladder hook post-edit                         what the hosts run after each edit"),
+}
 
 
 def run_hook(name: str) -> int:
@@ -33,21 +38,17 @@ def run_hook(name: str) -> int:
 
 
 def add_parsers(sub: Any) -> None:
-    from .common import Parser, command
+    from .common import command_group
 
-    hook = command(sub, "hook", "agent hooks: run them, install them into Claude Code, Codex, Gemini CLI", _EXAMPLES)
-    verbs = hook.add_subparsers(dest="hook_action", metavar="ACTION", parser_class=Parser, required=True)
-    for verb, what in (("install", "merge our prompt and edit hooks into a host's settings"),
-                       ("uninstall", "take our hooks out of a host's settings, the rest kept")):
-        parser = command(verbs, verb, what, _EXAMPLES)
+    parsers = command_group(sub, "hook", "agent hooks: run them, install them into Claude Code, Codex, Gemini CLI",
+                            _ACTION_HELP)
+    for verb in ("install", "uninstall"):
+        parser = parsers[verb]
         parser.add_argument("--agent", required=True, choices=("claude", "codex", "gemini", "all"))
         parser.add_argument("--user", action="store_true", help="the user's settings (~/.claude, ~/.codex, ~/.gemini)")
         parser.add_argument("--project", action="store_true", help="this project's settings (the default)")
         parser.add_argument("--home", metavar="DIR", help="stands in for ~ (a disposable home, tests)")
         parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    for verb, what in (("prompt", "the UserPromptSubmit/BeforeAgent hook (stdin JSON → stdout)"),
-                       ("post-edit", "the PostToolUse/AfterTool hook (stdin JSON → stdout)")):
-        command(verbs, verb, what, _EXAMPLES)
 
 
 def _said(agent: str, changed: list, remove: bool) -> str:
@@ -83,9 +84,9 @@ def _dry(agent: str, diff: str) -> str:
 
 
 def _hook(args: argparse.Namespace) -> int:
-    if args.hook_action in ("prompt", "post-edit"):
-        return run_hook(args.hook_action)
-    return _install(args, remove=args.hook_action == "uninstall")
+    if args.action in ("prompt", "post-edit"):
+        return run_hook(args.action)
+    return _install(args, remove=args.action == "uninstall")
 
 
 COMMANDS = {"hook": _hook}

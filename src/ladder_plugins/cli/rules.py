@@ -9,7 +9,7 @@ from typing import Any
 from ..catalogue import plural
 from ..errors import LadderError
 from ..reports.sanitize import clean
-from .common import EXIT_FAILED, EXIT_OK, Parser, command, emit, warn
+from .common import EXIT_FAILED, EXIT_OK, command_group, emit, warn
 
 __all__ = ["add_parsers", "COMMANDS"]
 
@@ -26,11 +26,7 @@ _ACTION_HELP = {
 
 
 def add_parsers(sub: Any) -> None:
-    examples = "\n".join(example for _, example in _ACTION_HELP.values())
-    rules = command(sub, "rules", "the managed rules block: recurring feedback in agents' rules files", examples)
-    actions = rules.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
-    for name, (help_text, example) in _ACTION_HELP.items():
-        command(actions, name, help_text, example)
+    command_group(sub, "rules", "the managed rules block: recurring feedback in agents' rules files", _ACTION_HELP)
 
 
 def _layout(block: Any) -> str:
