@@ -31,40 +31,22 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Callable, NamedTuple, Optional
+from typing import Callable, Optional
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))  # the labelled set is read as its test reads it
 
 from ladder_plugins.feedback import prompt_hook  # noqa: E402
 from ladder_plugins.feedback.classify import classify  # noqa: E402
 from ladder_plugins.feedback.rules import BEGIN, END  # noqa: E402
+from tests.test_classify import Row, labelled  # noqa: E402
 
-PROMPTS = ROOT / "tests" / "data" / "prompts.tsv"
 SCENARIOS = {
     "ordinary prompt": "Please add a docstring to the parser and keep the public names.",
     "operation turn": "ok, continue",
     "captured complaint": "You used a bare except again, I already told you.",
 }
-REFERENT = {"yes": True, "no": False, "none": None}
-
-
-class Row(NamedTuple):
-    dissatisfied: bool
-    lang: str
-    referent: Optional[bool]
-    prompt: str
-    held_out: bool
-
-
-def labelled() -> list[Row]:
-    rows, held = [], False
-    for line in PROMPTS.read_text(encoding="utf-8").splitlines():
-        held = held or line.startswith("# held out")
-        if line and not line.startswith(("#", "label\t")):
-            label, lang, referent, prompt = line.split("\t")
-            rows.append(Row(label == "1", lang, REFERENT[referent], prompt, held))
-    return rows
 
 
 def scores(rows: list[Row]) -> str:

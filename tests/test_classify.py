@@ -36,7 +36,8 @@ class Row(NamedTuple):
     held_out: bool
 
 
-def _labelled() -> list[Row]:
+def labelled() -> list[Row]:
+    """The labelled set (also what ``benchmarks/prompt_hook.py`` scores)."""
     rows, held = [], False
     for line in PROMPTS.read_text(encoding="utf-8").splitlines():
         held = held or line.startswith("# held out")
@@ -58,7 +59,7 @@ def _scores(rows: list[Row]) -> tuple[float, float]:
 
 
 def test_the_labelled_set_is_big_enough_and_mixed():
-    rows = _labelled()
+    rows = labelled()
     by = {(lang, want) for _, want, lang in ((r.prompt, r.dissatisfied, r.lang) for r in rows)}
     assert len(rows) >= 60 and by == {("en", True), ("en", False), ("zh", True), ("zh", False)}
 
@@ -67,7 +68,7 @@ def test_the_labelled_set_is_big_enough_and_mixed():
     ("all", 0.95, 0.90), ("en", 0.95, 0.88), ("zh", 0.90, 0.90), ("held_out", 0.85, 0.45),
 ])
 def test_precision_and_recall_stay_above_their_floors(subset, precision_floor, recall_floor):
-    rows = [r for r in _labelled() if subset in ("all", r.lang) or (subset == "held_out" and r.held_out)]
+    rows = [r for r in labelled() if subset in ("all", r.lang) or (subset == "held_out" and r.held_out)]
     precision, recall = _scores(rows)
     assert (precision >= precision_floor, recall >= recall_floor) == (True, True), (precision, recall)
 
@@ -173,7 +174,7 @@ def _unsound(pattern, text: str) -> bool:
 
 
 def test_the_triggers_of_every_pattern_are_in_every_match():
-    texts = [cleaned(row.prompt).lower() for row in _labelled()] + ["no, stop it", "you did that again, ugh"]
+    texts = [cleaned(row.prompt).lower() for row in labelled()] + ["no, stop it", "you did that again, ugh"]
     assert [(p.source[:40], t) for p in PATTERNS for t in texts if _unsound(p, t)] == []
 
 
