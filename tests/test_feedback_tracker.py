@@ -165,8 +165,9 @@ def test_doctor_and_the_html_report_read_the_state_without_changing_it(tmp_path)
     page = tmp_path / "report.html"
     assert ladder(["report", "--html", str(page)], project, LADDER_NOW=FINAL).returncode == 0
     assert "<h2>Feedback ladder</h2>" in page.read_text() and "Promotions due" in page.read_text()
+    assert state.read_bytes() == before
     state.write_text("{damaged")
     damaged = ladder(["doctor"], project, LADDER_NOW=FINAL)
     assert damaged.returncode == 1 and "feedback state .claude/feedback-ladder-state.json: not readable JSON" in \
         damaged.stdout
-    assert state.read_text() == "{damaged" and before
+    assert state.read_text() == "{damaged"

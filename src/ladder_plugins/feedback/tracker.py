@@ -135,7 +135,7 @@ class _Apply:
         index = best_match(keywords, self.trusted) if answer is None else None
         if index is not None:
             return self.trusted[index]
-        if sighting.level == 4 and sighting.source != "history":
+        if not _starts_items(sighting):
             return None  # an enforced check says where an item is encoded; it starts none
         return self._new_item(sighting, keywords)
 
@@ -211,16 +211,23 @@ def _sources(item: dict) -> list:
     return sources if isinstance(sources, list) else []
 
 
+def _starts_items(sighting: Sighting) -> bool:
+    """Whether a sighting may start an item: feedback given or written down, or one of ladder's hotspots."""
+    return sighting.level < 4 or sighting.source == "history"
+
+
 def _counts(sighting: Sighting) -> bool:
     """Whether a sighting is an occurrence: feedback given or written down, or one of ladder's hotspots."""
-    return sighting.level < 4 or sighting.source == "history"  # a pattern ("history-pattern") sums hotspots
+    return _starts_items(sighting)  # a pattern ("history-pattern") sums hotspots: not counted again
 
 
 def apply_sightings(items: list, sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],
                     today: date) -> Scan:
-    """Put ``sightings`` into ``items`` (the state's list, changed in place)."""
+    """Put ``sightings`` into ``items`` (the state's list, changed in place). Those that may start an item go
+    first, the enforced checks (which only say where an item is encoded) after them: so a first scan and the
+    next one find the same items for each check, and a second scan changes nothing."""
     work = _Apply(items, pm, topics, today)
-    for sighting in sightings:
+    for sighting in sorted(sightings, key=lambda s: (not _starts_items(s), s.level, s.source, s.identity)):
         work.add(sighting)
     return work.finish()
 

@@ -1,6 +1,6 @@
 """Colour for a terminal, decided as pytest decides it, and added after the text is made safe.
 
-``NO_COLOR`` (any value) turns colour off, then ``FORCE_COLOR`` (any value) turns it on,
+``NO_COLOR`` (any non-empty value) turns colour off, then ``FORCE_COLOR`` (any non-empty value) turns it on,
 ``TERM=dumb`` off; otherwise colour only when the stream is a terminal. A file given
 with ``--output`` or a pipe gets plain text. The codes are added around text that
 :mod:`.sanitize` already cleaned, so a hostile name cannot bring codes of its own.
