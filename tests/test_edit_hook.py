@@ -376,11 +376,14 @@ def test_the_session_file_is_bounded_and_old_sessions_are_pruned(plain):
         (sessions / f"old-{n}.json").write_text("{}")
         os.utime(sessions / f"old-{n}.json", (old + n, old + n))
     (sessions / "recent.json").write_text("{}")
+    left = sessions / ".s.json.k3j9.tmp"  # a killed hook's temporary file, as write_atomic names it
+    left.write_text("{")
+    os.utime(left, (old, old))
     mine = counter(plain)
     for n in range(edit_hook.SESSION_UNITS + 50):
         mine.count(f"m.py::f{n}::cognitive_max", "2:abc", 20, f"2026-11-03T12:00:{n % 60:02d}.{n:06d}Z")
     mine.save()
-    assert sorted(p.name for p in sessions.glob("*.json")) == ["recent.json", "s.json"]
+    assert sorted(p.name for p in sessions.glob("*.json")) == ["recent.json", "s.json"] and not left.exists()
     assert len(json.loads((sessions / "s.json").read_text())["units"]) == edit_hook.SESSION_UNITS
 
 

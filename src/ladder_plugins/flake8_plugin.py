@@ -288,13 +288,9 @@ def _print_warning(message: str) -> None:
 
 def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
     """(line, LAD900 text) for each fingerprint of this file that is a hotspot counting this run."""
-    from .history.gate import GateFailure
+    from .history.gate import hotspot_failures
 
-    from .history.gate import by_unit
-
-    first = {e.fingerprint: e for e in reversed(events)}
-    hot = [GateFailure(first[rec.fingerprint], rec, "hotspot") for rec in gate.recurrences if rec.is_hotspot(settings)]
-    return [(failure.event.line, failure.text) for group in by_unit(hot) for failure in group]
+    return [(f.event.line, f.text) for f in hotspot_failures(events, gate.recurrences, settings)]
 
 
 def _claim_run_id(env_name: str) -> bool:

@@ -326,7 +326,7 @@ def _age(entry: "os.DirEntry[str]", now: float) -> Optional[float]:
     if not entry.is_file(follow_symlinks=False):
         return None
     age = now - entry.stat(follow_symlinks=False).st_mtime
-    if entry.name.startswith(".tmp-"):
+    if entry.name.startswith(".") and entry.name.endswith(".tmp"):  # write_atomic's, left by a killed hook
         return float("inf") if age > 3600 else None
     return age if entry.name.endswith(".json") else None
 

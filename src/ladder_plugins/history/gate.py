@@ -21,7 +21,7 @@ from .aggregate import Aggregate
 from .events import Event
 from .recurrence import Recurrence, recurrence_of, rule_kind
 
-__all__ = ["Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice"]
+__all__ = ["Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice", "hotspot_failures"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,16 @@ def advice(*, file_rule: bool, keys: str = "rule_key") -> str:
         return ("bring the file within the limit (split it), or suppress it in the module header (line 1, or a "
                 f"comment line above the first statement) with a reason: {ignore}")
     return f"refactor the unit below the limit, or suppress it on its def line with a reason: {ignore}"
+
+
+def hotspot_failures(events: Sequence[Event], recurrences: Sequence[Recurrence],
+                     settings: Settings) -> list[GateFailure]:
+    """A run's recurring hotspots as gate failures, each at the run's first sighting of it, grouped by unit
+    (what flake8 and pytest's summary say even where the mode does not fail on them)."""
+    first = {e.fingerprint: e for e in reversed(events)}
+    hot = [GateFailure(first[r.fingerprint], r, "hotspot") for r in recurrences
+           if r.is_hotspot(settings) and r.fingerprint in first]
+    return [failure for group in by_unit(hot) for failure in group]
 
 
 def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:

@@ -36,12 +36,10 @@ def gate_line(failure: Any) -> str:
 
 def _hotspot_lines(state: Any) -> list[str]:
     """This run's recurring hotspots as LAD900 gate lines, each at the run's first sighting of it."""
-    from ..history.gate import GateFailure, by_unit
+    from ..history.gate import hotspot_failures
 
-    first = {e.fingerprint: e for e in reversed(state.events)}
-    hot = [GateFailure(first[r.fingerprint], r, "hotspot") for r in state.outcome.gate.recurrences
-           if r.is_hotspot(state.settings) and r.fingerprint in first]
-    lines = [f"  {gate_line(failure)}" for group in by_unit(hot) for failure in group]
+    found = hotspot_failures(state.events, state.outcome.gate.recurrences, state.settings)
+    lines = [f"  {gate_line(failure)}" for failure in found]
     return lines or ["  none"]
 
 
