@@ -214,14 +214,12 @@ def _config_of(root: Path, ladder: Mapping[str, Any]) -> HookConfig:
 def load_config(start: Optional[str]) -> HookConfig:
     """The project root above ``start`` (``config.find_root``: cheap, no settings built) and the hook's keys of
     its ``[tool.ladder]``; a pyproject.toml that is not valid TOML raises (the hook then answers ``{}``)."""
-    from ..config import find_root, toml_loads
+    from ..config import find_root, read_pyproject
 
     root, pyproject = find_root(start)
     if pyproject is None:
         return HookConfig(root)
-    with open(pyproject, encoding="utf-8") as handle:
-        data = toml_loads(handle.read())
-    return _config_of(root, _table(_table(data, "tool"), "ladder"))
+    return _config_of(root, _table(_table(read_pyproject(pyproject), "tool"), "ladder"))
 
 
 # ---------------------------------------------------------------------------
