@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import os
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import LadderError
+from ..ladderdir.lock import held, project_lock
 from ..ladderdir.paths import inside
 from .rules import (
     BEGIN, DEFAULT_MAX_BYTES, DEMOTED_PREFIX, END, FULL_PREFIX, MORE_PREFIX, Block, Section, build_sections,
@@ -42,7 +42,6 @@ __all__ = [
 
 _BOM = b"\xef\xbb\xbf"
 _MAX_FILE = 4 << 20
-_LOCK_TIMEOUT = 10.0
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MORE = re.compile(re.escape(MORE_PREFIX) + r"(\d+) more")
 #: the front matter of a new Cursor rules file: applied to every request, described for the rules list
@@ -205,7 +204,7 @@ class RulesFile:
 
     def sync(self, sections: Sequence[Section], max_bytes: int, lock: Path) -> Outcome:
         """Write the block (under the lock): replaced between the markers, appended, or a new file."""
-        with _locked(lock):
+        with held(lock, self.rel):
             current = self.read()
             block = render_block(sections, max_bytes=max_bytes, newline=current.newline)
             text = self.new_text(current, block)
@@ -241,32 +240,9 @@ def _action(current: FileText, text: str) -> str:
     return "unchanged" if text == current.text else "updated"
 
 
-@contextmanager
-def _locked(lock: Path) -> Iterator[None]:
-    from filelock import FileLock, Timeout
-
-    guard = FileLock(str(lock))
-    try:
-        guard.acquire(timeout=_LOCK_TIMEOUT)
-    except Timeout:
-        raise LadderError(f"{lock} is held by another process for more than {_LOCK_TIMEOUT:g} s; nothing was "
-                          "written") from None
-    try:
-        yield
-    finally:
-        guard.release()
-
-
 def _lock_path(settings: Any) -> Path:
-    """``<history_dir>/rules.lock``: one lock for every rules file, in the directory nobody commits."""
-    from ..ladderdir.paths import first_outside, make_dirs
-
-    base = settings.root / settings.history_dir
-    problem = first_outside([base], Path(os.path.realpath(settings.root)))
-    if problem is not None:
-        raise LadderError(problem)
-    make_dirs(base, base)
-    return base / "rules.lock"
+    """``<history_dir>/rules.lock``: one lock for every rules file."""
+    return project_lock(settings.root, settings.history_dir, "rules.lock")
 
 
 def configured_files(settings: Any, files: Optional[Sequence[str]] = None) -> list[RulesFile]:

@@ -21,12 +21,12 @@ from typing import Any, Callable, Iterator, Optional
 from ..errors import LadderError
 from ..ladderdir.aside import damaged_suffix, keep_aside
 from ..ladderdir.atomic import write_atomic
+from ..ladderdir.lock import held
 from ..ladderdir.paths import inside
 
 __all__ = ["State", "StateFile", "STATE_VERSION", "item_problem"]
 
 STATE_VERSION = 1
-_LOCK_TIMEOUT = 10.0
 _MAX_BYTES = 16 << 20
 _INT_FIELDS = ("occurrences", "current_level", "recommended_level")
 _TEXT_FIELDS = ("id", "topic")
@@ -153,26 +153,17 @@ class StateFile:
     @contextmanager
     def updating(self) -> Iterator[State]:
         """The state read under the lock; written back (atomically) when the block ends without error."""
-        from filelock import FileLock, Timeout
-
         self.check_place()
-        lock = FileLock(str(self.path) + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            lock.acquire(timeout=_LOCK_TIMEOUT)
-        except Timeout:
-            raise LadderError(f"{self.shown} is locked by another process for more than {_LOCK_TIMEOUT:g} s; "
-                              "nothing was changed") from None
         except OSError as exc:
             raise LadderError(f"{self.shown}: cannot be written ({exc.strerror or exc}); nothing was changed") \
                 from None
-        try:
+        with held(Path(str(self.path) + ".lock"), self.shown):
             state = self.read()
             yield state
             if not state.read_only:
                 self.write(state)
-        finally:
-            lock.release()
 
     def write(self, state: State) -> None:
         text = json.dumps(state.data, indent=2, ensure_ascii=False) + "\n"

@@ -1,9 +1,10 @@
 """The ``.ladder`` directory: the few rules that the history and the cache share.
 
 Which paths lie inside the project root and how directories under ``history_dir``
-are made (``paths``), and how a damaged file is kept aside instead of deleted
-(``aside``).
+are made (``paths``), how a damaged file is kept aside instead of deleted
+(``aside``), how a file is replaced whole (``atomic``) and how writers take turns
+(``lock``).
 
-May import: the standard library only (and ``errors``). Must not import any other
+May import: the standard library only (and ``errors``; ``filelock`` inside ``lock``). Must not import any other
 part: it sits under both ``analysis`` (the cache) and ``history`` (the store).
 """
