@@ -20,7 +20,9 @@ __all__ = [
     "SUPPRESSION",
     "CONFIGURATION",
     "UNKNOWN_RULE",
+    "WORKLOG_RULES",
     "lookup",
+    "lint_rule",
     "plural",
 ]
 
@@ -250,14 +252,91 @@ NEW_CODE = Rule(
     _DOC,
 )
 
+
+def _lint(code: str, key: str, what: str, summary: str) -> Rule:
+    """A rule of the work-log and knowledge-base lint (DESIGN §13): raised by the lint, no limit, no history."""
+    family = "kb" if key.startswith("kb_") else "worklog"
+    scope = "note" if family == "kb" else "report"
+    return Rule(code, key, family, scope, None, "meta", what, summary, _DOC, source="worklog-lint")
+
+
+#: The work-log and knowledge-base lint's rules (``ladder worklog check``, ``ladder kb check``). They are not
+#: metric rules: no analysis raises them, so they are kept apart from :data:`RULES`.
+_WORKLOG = (
+    _lint("LAD300", "worklog_unreadable", "work log cannot be read",
+          "The work log must be a UTF-8 text file of reports; the message names the byte or the reason."),
+    _lint("LAD301", "worklog_header", "malformed report header",
+          "Every report opens with '=== Report #N | lines: L | elapsed: MM:SS | type: T ===', the final block "
+          "with '=== FINAL REPORT | elapsed: MM:SS | loops: N ==='; nothing precedes the first header."),
+    _lint("LAD302", "worklog_lines", "wrong line count",
+          "'lines:' is the number of lines from the header through the report's last content line, interior "
+          "blank lines included, trailing blank lines and the '---' separator excluded."),
+    _lint("LAD303", "worklog_type", "unknown report type",
+          "A report's type is feedback, milestone or synthesis."),
+    _lint("LAD304", "worklog_elapsed", "malformed elapsed time",
+          "'elapsed:' is minutes and seconds, MM:SS, the seconds 00 to 59."),
+    _lint("LAD305", "worklog_order", "reports out of order",
+          "Reports stack newest on top: numbers strictly decrease downwards, without gaps unless allowed."),
+    _lint("LAD306", "worklog_separator", "wrong separator between reports",
+          "Exactly one '---' line stands between two reports, and none after the last."),
+    _lint("LAD307", "worklog_contract_keys", "start contract keys",
+          "Report #0 is the start contract: its exact keys, case-sensitive, in the exact order, none missing."),
+    _lint("LAD308", "worklog_contract_value", "start contract value",
+          "Each start contract value has its form: task_type from its list, integers or null, a YYYY-MM-DD "
+          "date, an HH:MM time, a list of done_definition bullets."),
+    _lint("LAD309", "worklog_termination", "no termination mode",
+          "At least one of min_required_minutes and min_required_loops is set; both null is invalid."),
+    _lint("LAD310", "worklog_reference", "unresolved relative reference",
+          "'K-reports-below, line N below' names a report that exists below and a line within its count."),
+    _lint("LAD311", "worklog_absolute_reference", "absolute report reference",
+          "Report bodies refer to other reports relatively ('2-reports-below'), never as 'Report #N'."),
+    _lint("LAD312", "worklog_correction", "wrong correction report",
+          "A CORRECTION names the report it corrects relatively and states its real declared and actual "
+          "line counts."),
+    _lint("LAD313", "worklog_final", "malformed final report",
+          "The FINAL REPORT block has every field of the skill's end block, and 'loops:' is the number of "
+          "feedback reports."),
+    _lint("LAD314", "worklog_fail_gate", "strict FAIL gate item missing",
+          "With --final: the items of the skill's strict FAIL gate that a program can check are all present."),
+    _lint("LAD320", "kb_layout", "knowledge base layout",
+          "kb/ holds raw/, archive/, curated/ and _index.md; every note is a .md file in one of the folders."),
+    _lint("LAD321", "kb_frontmatter", "note frontmatter",
+          "A note opens with YAML frontmatter between '---' lines that reads as a mapping."),
+    _lint("LAD322", "kb_field", "note field",
+          "The frontmatter has every required field of the note schema, each of its form."),
+    _lint("LAD323", "kb_id", "note id",
+          "A note's id is YYYYMMDD-HHMMSS-slug, equal to its file name, and unique in the knowledge base."),
+    _lint("LAD324", "kb_status", "note status",
+          "A note's status matches its folder: raw in raw/, archived in archive/, curated in curated/."),
+    _lint("LAD325", "kb_link", "note link",
+          "A link names an existing note, and links go both ways."),
+    _lint("LAD326", "kb_evidence", "note evidence",
+          "A curated note lists its evidence, and every E# entry has fetched_at and method."),
+    _lint("LAD327", "kb_archived_reason", "archived without a reason",
+          "An archived note says why, in archived_reason."),
+    _lint("LAD328", "kb_register", "register",
+          "kb/curated/ holds the uncertainty and gap registers, tagged type/register, with their columns."),
+    _lint("LAD329", "kb_index", "stale index",
+          "kb/_index.md is what 'ladder kb index' writes for the notes there are."),
+)
+
+WORKLOG_RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _WORKLOG})
+
 CONFIGURATION = _BUILTIN[0]
 SUPPRESSION = _BUILTIN[1]
 
 #: Built-in rules by code, in catalogue order (plugins add theirs at run time).
 RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE, NEW_CODE)})
 _BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in RULES.values()})
+_LINT_BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in _WORKLOG})
 
 
 def lookup(name: str) -> Optional[Rule]:
     """Find a built-in rule by code (``LAD102``) or key (``cognitive_max``)."""
     return RULES.get(name.upper()) or _BY_KEY.get(name)
+
+
+def lint_rule(name: str) -> Rule:
+    """A rule of the work-log and knowledge-base lint by key (``worklog_lines``) or code; a name it does not
+    have is our bug, so this raises ``KeyError``."""
+    return WORKLOG_RULES.get(name.upper()) or _LINT_BY_KEY[name]

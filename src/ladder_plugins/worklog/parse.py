@@ -1,0 +1,224 @@
+"""A work log read into its reports: headers, bodies, the lines between them, and both ways of counting.
+
+The file is cut at its header lines. A *header* is any line that opens with ``===`` and
+names a report or the final block, well-formed or not, so that one malformed header
+does not merge two reports into one. A report runs from its header to the line before
+the next header; its *count* is the seed's prose definition: header through the last
+content line, where the lines after it (blank lines and the ``---`` separator) are not
+counted and interior blank lines are. The seed's awk one-liner counts differently (it
+skips every empty line and every line that starts with ``---``, and counts lines made
+of spaces); :attr:`Report.awk_count` is what it would say, so a message can warn where
+the two disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..errors import LadderError
+
+__all__ = ["Report", "WorkLog", "parse_text", "read_log", "is_blank", "is_separator", "REPORT_TYPES",
+           "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode"]
+
+REPORT_TYPES = ("feedback", "milestone", "synthesis")
+HEADER_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: feedback|milestone|synthesis ==="
+FINAL_FORM = "=== FINAL REPORT | elapsed: MM:SS | loops: N ==="
+
+#: a line that is meant as a header: ``===`` then ``Report`` or ``FINAL``, however the rest is written; every
+#: line the seed's awk one-liner takes for a header (``^=== Report``, ``=== Reports`` too) is one, so that
+#: ``awk_count`` is what it counts
+_CANDIDATE = re.compile(r"^\s*={2,}\s*(?:report|final\b)", re.I)
+_REPORT = re.compile(
+    r"^=== Report #(?P<number>\d+) \| lines: (?P<lines>\d+) \| elapsed: (?P<elapsed>[^|]*?) "
+    r"\| type: (?P<type>[^|]*?) ===$")
+_FINAL = re.compile(r"^=== FINAL REPORT \| elapsed: (?P<elapsed>[^|]*?) \| loops: (?P<loops>\d+) ===$")
+_LOOSE_NUMBER = re.compile(r"#\s*(\d+)")
+_LOOSE_LINES = re.compile(r"lines\s*:\s*(\d+)", re.I)
+#: the largest number a header may carry: beyond it, it is a typo, not a count (and int() of it is costly)
+_MAX_DIGITS = 9
+
+
+class WorkLogError(LadderError):
+    """The work log cannot be read at all (missing, a directory, not UTF-8): the message says which and why;
+    ``reason`` is it without the file's name, ``line`` where it is."""
+
+    def __init__(self, name: str, reason: str, line: int = 1) -> None:
+        super().__init__(f"{name}:{line}: {reason}")
+        self.reason, self.line = reason, line
+
+
+def is_blank(line: str) -> bool:
+    return not line.strip()
+
+
+def is_separator(line: str) -> bool:
+    return line.strip() == "---"
+
+
+def is_header(line: str) -> bool:
+    """Whether ``line`` is meant as a header (well-formed or not): it cuts the log there."""
+    return bool(_CANDIDATE.match(line))
+
+
+def _number(text: Optional[str]) -> Optional[int]:
+    return int(text) if text is not None and len(text) <= _MAX_DIGITS else None
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report (or the final block) as written: where it is, what its header says, what it holds."""
+
+    #: its place from the top, 0 for the newest
+    index: int
+    #: the header's 1-based line number in the file
+    start: int
+    header: str
+    #: ``"report"`` or ``"final"`` (the ``FINAL REPORT`` block)
+    kind: str
+    #: why the header is not in its form, or ``None`` when it is
+    malformed: Optional[str]
+    number: Optional[int]
+    declared: Optional[int]
+    elapsed: Optional[str]
+    type: Optional[str]
+    loops: Optional[int]
+    #: the lines after the header through the last content line
+    body: tuple[str, ...]
+    #: the lines after the last content line, up to the next header: blank lines and separators
+    tail: tuple[str, ...]
+    #: what the seed's awk one-liner counts for this report
+    awk_count: int
+
+    @property
+    def count(self) -> int:
+        """Header through last content line, the seed's prose definition."""
+        return 1 + len(self.body)
+
+    @property
+    def last_line(self) -> int:
+        """The 1-based line number of its last content line (its header when it has no body)."""
+        return self.start + len(self.body)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Its counted lines, header first: what ``line N below`` refers to (``lines[N - 1]``)."""
+        return (self.header, *self.body)
+
+    @property
+    def name(self) -> str:
+        """How messages name it: ``Report #3``, ``the FINAL REPORT``, or by its line when its number is lost."""
+        if self.kind == "final":
+            return "the FINAL REPORT"
+        return f"Report #{self.number}" if self.number is not None else f"the report at line {self.start}"
+
+
+@dataclass(frozen=True)
+class WorkLog:
+    """A whole work log: its path as shown, its lines, what stands before the first header, its reports."""
+
+    path: str
+    lines: tuple[str, ...]
+    #: lines before the first header (the protocol reads line 1 as a header: anything here is a problem)
+    preamble: tuple[str, ...]
+    reports: tuple[Report, ...]
+
+    @property
+    def numbered(self) -> tuple[Report, ...]:
+        """The reports proper, top to bottom: the final block left out."""
+        return tuple(r for r in self.reports if r.kind == "report")
+
+    def below(self, report: Report, steps: int) -> Optional[Report]:
+        """The report ``steps`` places below ``report`` (``1-report-below``), or ``None`` past the bottom."""
+        place = report.index + steps
+        return self.reports[place] if 0 < steps and place < len(self.reports) else None
+
+
+def header_text(number: int, lines: int, elapsed: str, kind: str) -> str:
+    """A report header in the skill's exact form."""
+    return f"=== Report #{number} | lines: {lines} | elapsed: {elapsed} | type: {kind} ==="
+
+
+def _header_fields(line: str) -> dict[str, object]:
+    """What a header line says, as far as it can be read, and why it is not in its form."""
+    text = line.rstrip("\r")
+    final = _FINAL.match(text)
+    if final:
+        return {"kind": "final", "malformed": None, "elapsed": final["elapsed"], "loops": _number(final["loops"])}
+    strict = _REPORT.match(text)
+    if strict:
+        return {"kind": "report", "malformed": None, "number": _number(strict["number"]),
+                "declared": _number(strict["lines"]), "elapsed": strict["elapsed"], "type": strict["type"]}
+    if re.match(r"^\s*={2,}\s*final\b", text, re.I):
+        return {"kind": "final", "malformed": f"a final block's header reads '{FINAL_FORM}'"}
+    number, lines = _LOOSE_NUMBER.search(text), _LOOSE_LINES.search(text)
+    return {"kind": "report", "malformed": f"a report header reads '{HEADER_FORM}'",
+            "number": _number(number[1]) if number else None, "declared": _number(lines[1]) if lines else None}
+
+
+def _awk_count(lines: Sequence[str]) -> int:
+    """The seed's one-liner's count of a report's lines (header included): every line but the empty ones and
+    those that start with ``---``; a carriage return or a space makes a line count."""
+    return sum(1 for i, line in enumerate(lines) if i == 0 or not (line == "" or line.startswith("---")))
+
+
+_NO_FIELDS = {"malformed": None, "number": None, "declared": None, "elapsed": None, "type": None, "loops": None}
+
+
+def _last_content(region: Sequence[str]) -> int:
+    """The place in ``region`` of its last line that is neither blank nor a separator (0: the header)."""
+    return max((i for i, line in enumerate(region) if i and not (is_blank(line) or is_separator(line))), default=0)
+
+
+def _report(index: int, start: int, region: Sequence[str]) -> Report:
+    """The report whose header is ``region[0]`` (line ``start``) and whose lines run to the next header."""
+    lines = [line.rstrip("\r") for line in region]
+    last = _last_content(region)
+    fields = {**_NO_FIELDS, **_header_fields(region[0])}
+    return Report(index=index, start=start, header=lines[0], body=tuple(lines[1:last + 1]),
+                  tail=tuple(lines[last + 1:]), awk_count=_awk_count(region), **fields)  # type: ignore[arg-type]
+
+
+def _split_lines(text: str) -> list[str]:
+    """The lines of ``text``, split on LF (a CR before it kept); the newline that ends the last line opens no
+    line of its own."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def parse_text(text: str, path: str = "work-log.md") -> WorkLog:
+    """The work log in ``text`` (a CR before a line's LF is kept for the awk count only)."""
+    lines = _split_lines(text)
+    starts = [i for i, line in enumerate(lines) if is_header(line)] + [len(lines)]
+    reports = tuple(_report(n, a + 1, lines[a:b]) for n, (a, b) in enumerate(zip(starts, starts[1:])))
+    preamble = lines[: starts[0]]  # as written: a CR counts for the awk one-liner
+    return WorkLog(path, tuple(line.rstrip("\r") for line in lines), tuple(preamble), reports)
+
+
+def read_log(file: Path, shown: Optional[str] = None) -> WorkLog:
+    """Read and parse ``file``; ``shown`` is its path as messages name it. A file that cannot be read raises
+    :class:`WorkLogError` naming it and the reason (a byte that is not UTF-8 by its offset and line)."""
+    name = shown or file.as_posix()
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise WorkLogError(name, "no such file (a work log is a Markdown file of reports, newest on top)") from None
+    except IsADirectoryError:
+        raise WorkLogError(name, "is a directory, not a work log file") from None
+    except OSError as exc:
+        raise WorkLogError(name, f"cannot be read ({exc.strerror or exc})") from None
+    return parse_text(decode(data, name), name)
+
+
+def decode(data: bytes, name: str) -> str:
+    """UTF-8 (a byte-order mark dropped); anything else is a :class:`WorkLogError` naming where."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise WorkLogError(name, f"not UTF-8 (byte {exc.start} is 0x{data[exc.start]:02x}); a work log is UTF-8 "
+                           "text", line) from None

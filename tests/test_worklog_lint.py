@@ -1,0 +1,346 @@
+"""The work-log lint (``ladder worklog check``'s core): every fixture gives exactly the problems EXPECTED.toml lists,
+each rule has a fixture that fails it, messages name the line and what is expected, and no input raises."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+import pytest
+
+from ladder_plugins.catalogue import WORKLOG_RULES, lint_rule
+from ladder_plugins.config import toml_loads
+from ladder_plugins.worklog.contract import contract_values, termination
+from ladder_plugins.worklog.final import REGISTERS, feedback_reports
+from ladder_plugins.worklog.lint import LintResult, check_file, check_log, unacknowledged_mismatches
+from ladder_plugins.worklog.model import Problem
+from ladder_plugins.worklog.parse import WorkLog, header_text, parse_text, read_log
+from ladder_plugins.worklog.writer import correction_body
+
+DATA = Path(__file__).resolve().parent / "data" / "worklog"
+EXPECTED = toml_loads((DATA / "EXPECTED.toml").read_text(encoding="utf-8"))
+
+
+def make_kb(root: Path, registers: Sequence[str] = REGISTERS) -> Path:
+    """A knowledge base directory holding the given registers (their content is the KB lint's business)."""
+    (root / "kb" / "curated").mkdir(parents=True, exist_ok=True)
+    for name in registers:
+        (root / "kb" / "curated" / name).write_text("# register\n", encoding="utf-8")
+    return root / "kb"
+
+
+def run_fixture(name: str, root: Path) -> LintResult:
+    entry = EXPECTED[name]
+    kb = make_kb(root) if entry.get("kb") else None
+    return check_file(DATA / f"{name}.md", f"{name}.md", final=entry.get("final", False), kb_dir=kb)
+
+
+def pairs(found: Sequence[Problem]) -> list[tuple[str, int]]:
+    return sorted((p.rule.key, p.line) for p in found)
+
+
+def expected_pairs(entry: dict, what: str) -> list[tuple[str, int]]:
+    return sorted((key, line) for key, line in entry[what])
+
+
+def report(number: int, *body: str, kind: str = "feedback", elapsed: str = "05:00",
+           lines: Optional[int] = None) -> list[str]:
+    """A report's lines, its header's count right unless ``lines`` is given."""
+    return [header_text(number, len(body) + 1 if lines is None else lines, elapsed, kind), *body]
+
+
+def log_of(*reports: list[str]) -> WorkLog:
+    """A log of ``reports`` (top first) with one ``---`` between them."""
+    lines: list[str] = []
+    for block in reports:
+        lines += (["---"] if lines else []) + block
+    return parse_text("\n".join(lines) + "\n")
+
+
+def keys(result: LintResult) -> list[str]:
+    return sorted(p.rule.key for p in result.problems)
+
+
+def only(result: LintResult, key: str) -> Problem:
+    found = [p for p in result.problems if p.rule.key == key]
+    assert len(found) == 1, result.problems
+    return found[0]
+
+
+# --- the fixtures ------------------------------------------------------------------------------------------------
+
+def test_every_fixture_has_its_expectation():
+    assert sorted(p.stem for p in DATA.glob("*.md")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_fixture_gives_exactly_its_expected_problems(name, tmp_path):
+    result = run_fixture(name, tmp_path)
+    assert pairs(result.problems) == expected_pairs(EXPECTED[name], "problems")
+    assert pairs(result.notes) == expected_pairs(EXPECTED[name], "notes")
+
+
+def test_every_worklog_rule_has_a_failing_fixture(tmp_path):
+    failed = {key for entry in EXPECTED.values() for key, _ in entry["problems"]}
+    rules = {rule.key for rule in WORKLOG_RULES.values() if rule.key.startswith("worklog_")}
+    assert rules - failed == set()
+    assert {lint_rule(key).code for key in rules} == {f"LAD{n}" for n in range(300, 315)}
+
+
+def names_its_place(p: Problem) -> bool:
+    """A message names its line, or (a count, which is the header's) the report and its last content line."""
+    if p.rule.key == "worklog_lines":
+        return p.message.startswith("Report #") and "through last content line, line " in p.message
+    return f"line {p.line}" in p.message or f"lines {p.line}-" in p.message
+
+
+def test_every_message_names_its_line(tmp_path):
+    messages = [p for name in EXPECTED for p in run_fixture(name, tmp_path).problems
+                if p.rule.key not in ("worklog_unreadable", "worklog_fail_gate")]
+    assert len(messages) > 40
+    assert [p for p in messages if not names_its_place(p)] == []
+
+
+# --- counts ------------------------------------------------------------------------------------------------------
+
+def test_seed_example_passes_and_its_changed_count_fails_at_the_header(tmp_path):
+    assert run_fixture("seed_example", tmp_path) == LintResult((), ())
+    wrong = only(run_fixture("seed_wrong_count", tmp_path), "worklog_lines")
+    assert wrong.line == 1
+    assert wrong.message == ("Report #3 declares lines: 7, but the report has 6 lines (header through last content "
+                             "line, line 6)")
+
+
+def test_interior_blank_line_is_counted_and_the_awk_count_is_explained(tmp_path):
+    wrong = only(run_fixture("lines_interior_blank", tmp_path), "worklog_lines")
+    assert "has 7 lines" in wrong.message
+    assert wrong.message.endswith("the seed's awk one-liner counts 6: it skips 1 blank line inside the report")
+
+
+def test_right_count_the_awk_one_liner_would_fail_is_a_note_not_a_problem(tmp_path):
+    result = run_fixture("lines_interior_blank_right", tmp_path)
+    assert result.passed
+    assert "'MISMATCH at line 1: declared=7 actual=6'" in result.notes[0].message
+
+
+def test_crlf_log_counts_like_an_lf_log():
+    text = (DATA / "lines_crlf.md").read_bytes().decode("utf-8")
+    assert "\r\n" in text
+    crlf, lf = parse_text(text), parse_text(text.replace("\r\n", "\n"))
+    assert [r.count for r in crlf.reports] == [r.count for r in lf.reports] == [5, 3]
+    assert check_log(crlf).problems == check_log(lf).problems == ()
+    assert "carriage return" in check_log(crlf).notes[0].message
+
+
+def test_unacknowledged_mismatches_are_what_a_correction_would_fix():
+    assert [r.number for r in unacknowledged_mismatches(read_log(DATA / "correction_wrong_numbers.md"))] == [1]
+    assert unacknowledged_mismatches(read_log(DATA / "valid_full.md")) == []
+    assert unacknowledged_mismatches(read_log(DATA / "seed_example.md")) == []
+
+
+# --- the writer's correction is what the lint reads ---------------------------------------------------------------
+
+def test_the_writers_correction_acknowledges_the_mismatch():
+    wrong = report(1, "DIAGNOSE: x.", "TEST: y.", lines=7)
+    before = log_of(report(2, "META: z."), wrong)
+    assert [p.rule.key for p in check_log(before).problems] == ["worklog_lines"]
+    after = log_of(report(3, *correction_body(2, 7, 3)), report(2, "META: z."), wrong)
+    result = check_log(after)
+    assert result.passed and unacknowledged_mismatches(after) == []
+    assert "acknowledges it" in result.notes[0].message
+
+
+def test_correction_with_wrong_numbers_names_the_real_ones(tmp_path):
+    wrong = only(run_fixture("correction_wrong_numbers", tmp_path), "worklog_correction")
+    assert "declares lines: 6 and has 5 lines" in wrong.message
+    assert "'CORRECTION: 2-reports-below header declares lines: 6, actual is 5.'" in wrong.message
+
+
+def test_a_correction_reports_other_lines_may_name_reports_absolutely():
+    log = log_of(report(3, *correction_body(2, 7, 3), "Old numbering: Report #1."), report(2, "META: z."),
+                 report(1, "DIAGNOSE: x.", "TEST: y.", lines=7))
+    assert check_log(log).passed
+
+
+# --- references --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["1-report-below", "1-reports-below, line 2 below", "2-report-below line 3 below",
+                                  "2-Reports-Below, line 1 below"])
+def test_relative_references_in_either_number_resolve(text):
+    log = log_of(report(3, f"Extends {text}."), report(2, "A.", "B."), report(1, "C.", "D."))
+    assert check_log(log).passed
+
+
+@pytest.mark.parametrize("text, why", [("3-reports-below", "only 2 stand below"), ("1-report-below, line 4 below",
+                                       "which has 3 lines"), ("2-reports-below, line 0 below", "line 0 of Report #1"),
+                                       ("99999999999-reports-below", "stand below")])
+def test_unresolved_relative_references_say_why(text, why):
+    log = log_of(report(3, f"Extends {text}."), report(2, "A.", "B."), report(1, "C.", "D."))
+    problem = only(check_log(log), "worklog_reference")
+    assert problem.line == 2 and why in problem.message
+
+
+def test_seed_example_reference_counts_places_and_lines():
+    reports = [report(n, *(f"line {i}" for i in range(2, 8))) for n in (5, 4, 3, 2, 1)]
+    reports[0] = report(5, "Contradicts finding at 2-reports-below, line 4 below", "See 4-reports-below, line 6 below")
+    assert check_log(log_of(*reports)).passed
+    reports[0] = report(5, "See gap at 4-reports-below, line 8 below")
+    assert keys(check_log(log_of(*reports))) == ["worklog_reference"]
+
+
+def test_headers_may_name_their_number_bodies_may_not():
+    log = log_of(report(2, "See report #1 and R#1."), report(1, "A."))
+    assert [p.line for p in check_log(log).problems] == [2, 2]
+
+
+# --- the start contract ------------------------------------------------------------------------------------------
+
+def test_misspelled_key_gets_did_you_mean_and_no_second_problem(tmp_path):
+    typo = only(run_fixture("contract_key_typo", tmp_path), "worklog_contract_keys")
+    assert "'tout_of_scope'; did you mean 'out_of_scope'?" in typo.message
+
+
+def test_both_minimums_null_names_the_skills_default(tmp_path):
+    both = only(run_fixture("contract_both_null", tmp_path), "worklog_termination")
+    assert "min_required_minutes: 5" in both.message
+    assert termination(read_log(DATA / "contract_both_null.md")).minutes == 5
+
+
+def test_contract_values_are_the_raw_text():
+    values = contract_values(read_log(DATA / "valid_full.md"))
+    assert values["start_time"] == "09:30" and values["min_required_loops"] == "null"
+    assert values["done_definition"].splitlines()[0] == "token refresh retries once on a 503"
+    assert "Assumptions" not in " ".join(values)
+    assert contract_values(read_log(DATA / "seed_example.md")) is None
+
+
+@pytest.mark.parametrize("line, fragment", [("task_type: Code", "did you mean 'code'"),
+                                            ("as_of_date: 03/03/2026", "YYYY-MM-DD"),
+                                            ("min_required_loops: 99999999999", "at most 9 digits"),
+                                            ("deliverables: <comma-separated list>", "placeholder")])
+def test_contract_value_forms(line, fragment):
+    block = (DATA / "contract_valid.md").read_text(encoding="utf-8").split("\n")
+    key = line.split(":")[0]
+    text = "\n".join(line if row.startswith(key + ":") else row for row in block)
+    assert fragment in only(check_log(parse_text(text)), "worklog_contract_value").message
+
+
+# --- order, separators, headers, types, elapsed ------------------------------------------------------------------
+
+def test_gaps_pass_when_allowed():
+    log = read_log(DATA / "order_gap.md")
+    assert keys(check_log(log)) == ["worklog_order"]
+    assert check_log(log, allow_gaps=True).passed
+
+
+@pytest.mark.parametrize("elapsed, ok", [("125:30", True), ("00:00", True), ("1:00", False), ("00:60", False),
+                                         ("ab:cd", False), ("", False)])
+def test_elapsed_is_minutes_and_seconds(elapsed, ok):
+    assert check_log(log_of(report(1, "A.", elapsed=elapsed))).passed is ok
+
+
+def test_unknown_type_suggests_the_near_one():
+    log = log_of(report(1, "A.", kind="Synthesis"))
+    assert "did you mean 'synthesis'?" in only(check_log(log), "worklog_type").message
+
+
+def test_a_body_line_awk_would_take_for_a_header_is_a_header():
+    log = parse_text("=== Report #2 | lines: 2 | elapsed: 05:00 | type: feedback ===\nA.\n=== Reports below\n")
+    assert pairs(check_log(log).problems) == [("worklog_header", 3), ("worklog_separator", 3)]
+
+
+def test_empty_log_has_no_problems_and_a_text_without_header_has_one():
+    assert check_log(parse_text("")).passed and check_log(parse_text("\n\n")).passed
+    assert pairs(check_log(parse_text("\nnotes\n")).problems) == [("worklog_header", 2)]
+
+
+# --- the final block and the FAIL gate ---------------------------------------------------------------------------
+
+def test_valid_log_passes_the_gate_only_with_both_registers(tmp_path):
+    log = read_log(DATA / "valid_full.md")
+    assert check_log(log, final=True, kb_dir=make_kb(tmp_path)).passed
+    missing = only(check_log(log, final=True, kb_dir=make_kb(tmp_path / "b", REGISTERS[:1])), "worklog_fail_gate")
+    assert "GAP-REGISTER.md does not exist" in missing.message
+    assert "no knowledge base" in only(check_log(log, final=True), "worklog_fail_gate").message
+
+
+def test_the_gate_needs_a_contract_a_loop_and_a_final_block(tmp_path):
+    result = check_log(read_log(DATA / "seed_example.md"), final=True, kb_dir=make_kb(tmp_path))
+    messages = " | ".join(p.message for p in result.problems)
+    assert keys(result) == ["worklog_fail_gate"] * 2
+    assert "no start contract" in messages and "no FINAL REPORT" in messages
+
+
+def test_feedback_reports_leave_out_the_contract_corrections_and_other_types():
+    log = read_log(DATA / "valid_full.md")
+    assert [r.number for r in feedback_reports(log)] == [5, 4, 2]
+
+
+def test_count_mode_is_met_by_loops(tmp_path):
+    text = (DATA / "valid_full.md").read_text(encoding="utf-8")
+    text = text.replace("min_required_minutes: 30", "min_required_minutes: null").replace(
+        "min_required_loops: null", "min_required_loops: 4").replace("termination_mode: time", "termination_mode: count")
+    gate = only(check_log(parse_text(text), final=True, kb_dir=make_kb(tmp_path)), "worklog_fail_gate")
+    assert "3 feedback loops under min_required_loops: 4" in gate.message
+
+
+def test_a_second_final_block_is_a_problem():
+    final = (DATA / "final_wrong_loops.md").read_text(encoding="utf-8").split("---\n")[0].replace("loops: 5", "loops: 2")
+    log = parse_text(final + "---\n" + final + "---\n" + (DATA / "final_wrong_loops.md").read_text().split("---\n", 1)[1])
+    assert "a second FINAL REPORT" in only(check_log(log), "worklog_final").message
+
+
+# --- size and robustness -----------------------------------------------------------------------------------------
+
+def big_log(count: int, wrong: Optional[int] = None) -> tuple[str, dict[int, int]]:
+    """``count`` feedback reports (newest on top) referring to the one below; report ``wrong`` miscounted. Returns
+    the text and each report's header line."""
+    lines: list[str] = []
+    starts = {}
+    for number in range(count, 0, -1):
+        body = [f"DIAGNOSE: loop {number}.", "", "PROPOSE: extends 1-report-below, line 2 below."]
+        body = body if number > 1 else body[:1]
+        declared = len(body) + 1 + (1 if number == wrong else 0)
+        lines += ["---"] if lines else []
+        starts[number] = len(lines) + 1
+        lines += [header_text(number, declared, f"{number:02d}:00", "feedback"), *body]
+    return "\n".join(lines) + "\n", starts
+
+
+def test_two_hundred_reports_are_checked_quickly_and_one_wrong_count_is_found_at_its_header():
+    text, _ = big_log(200)
+    began = time.perf_counter()
+    assert check_log(parse_text(text)).passed
+    text, starts = big_log(200, wrong=100)
+    assert pairs(check_log(parse_text(text)).problems) == [("worklog_lines", starts[100])]
+    assert time.perf_counter() - began < 2.0
+
+
+FRAGMENTS = ["=== Report #3 | lines: 2 | elapsed: 01:00 | type: feedback ===", "=== Report #99999999999999 | lines: "
+             "88888888888888 | elapsed: 9999999:59 | type: feedback ===", "=== FINAL REPORT | elapsed: 01:00 | loops: "
+             "1 ===", "=== FINAL REPORT | elapsed: x | loops: 99999999999999 ===", "== report #x", "=== Reports",
+             "---", "  ---", "", "   ", "\r", "CORRECTION: 1-report-below header declares lines: 9, actual is 1.",
+             "CORRECTION: 99999999999-reports-below header declares lines: 1, actual is 2.", "CORRECTION: Report #2",
+             "see 2-reports-below, line 99999999999999999999 below", "Report #1 R#2", "task_type: ☃", "  - bullet",
+             "done_definition:", "min_required_minutes: null", "min_required_loops: null", "## Reproducibility",
+             "total_proposals_generated: 9 (convergent: 1, divergent: 1)", "日本語のテキスト", "\u2028", "\x00",
+             "=== Report #0 | lines: 3 | elapsed: 00:00 | type: milestone ===", "start_time: 99:99", "1" * 5000]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_logs_never_raise(seed, tmp_path):
+    rng = random.Random(seed)
+    text = "\n".join(rng.choice(FRAGMENTS) for _ in range(rng.randint(0, 60)))
+    result = check_log(parse_text(text), final=True, kb_dir=tmp_path)
+    assert all(p.line >= 1 and p.message for p in (*result.problems, *result.notes))
+    (tmp_path / "log.md").write_bytes(bytes(rng.randint(0, 255) for _ in range(200)))
+    assert isinstance(check_file(tmp_path / "log.md", final=True), LintResult)
+
+
+def test_unreadable_file_is_one_problem_at_the_bad_byte(tmp_path):
+    result = check_file(DATA / "unreadable_latin1.md", "w.md")
+    assert pairs(result.problems) == [("worklog_unreadable", 2)]
+    assert "not UTF-8" in result.problems[0].message
+    assert keys(check_file(tmp_path / "missing.md")) == ["worklog_unreadable"]
