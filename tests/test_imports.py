@@ -50,7 +50,7 @@ def test_pytest_ladder_outside_git_loads_neither_git_nor_radon(tmp_path):
         "import sys\n"
         "def pytest_sessionfinish(session):\n"
         "    loaded = [m for m in ('ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'radon',"
-        " 'concurrent.futures.process') if m in sys.modules]\n"
+        " 'concurrent.futures.process', 'ladder_plugins.worklog', 'yaml') if m in sys.modules]\n"
         "    print('LOADED', loaded)\n"
     )
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "--ladder",

@@ -28,6 +28,7 @@ __all__ = [
     "FeedbackSettings",
     "RulesSettings",
     "HooksSettings",
+    "WorklogSettings",
     "Settings",
     "find_root",
     "no_project",
@@ -110,6 +111,27 @@ class HooksSettings:
 
 
 @dataclass(frozen=True)
+class WorklogSettings:
+    """The work-log and knowledge-base lint, ``[tool.ladder.worklog]`` (DESIGN §13)."""
+
+    #: the work logs, relative to the root; empty: none configured (the commands then read ``work-log.md``)
+    files: tuple[str, ...] = ()
+    #: the knowledge base directory, relative to the root; None: none configured (the commands read ``kb``)
+    kb: Optional[str] = None
+    #: whether report numbers may skip (a compacted log); they must still decrease downwards
+    allow_gaps: bool = False
+
+    @property
+    def logs(self) -> tuple[str, ...]:
+        """The work logs the commands read when given none."""
+        return self.files or ("work-log.md",)
+
+    @property
+    def kb_dir(self) -> str:
+        return self.kb or "kb"
+
+
+@dataclass(frozen=True)
 class Settings:
     """The effective configuration of one run, shared by all front ends."""
 
@@ -132,6 +154,7 @@ class Settings:
     feedback: FeedbackSettings = field(default_factory=FeedbackSettings)
     rules: RulesSettings = field(default_factory=RulesSettings)
     hooks: HooksSettings = field(default_factory=HooksSettings)
+    worklog: WorklogSettings = field(default_factory=WorklogSettings)
     #: the base of ``mode = "new"``: a git revision; None for the merge base with the default branch
     base: Optional[str] = None
     #: names (or globs) of the project's own assertion helpers, counted by ``min_assertions``
@@ -372,6 +395,7 @@ def _show(value: Any) -> str:
 _TOP_KEYS = (
     "paths", "exclude", "mode", "base", "assertion_helpers", "history_dir", "yellow_ratio", "skip_roles",
     "show_yellow", "thresholds", "roles", "recurrence", "history", "feedback", "rules", "hooks",
+    "worklog",
 )
 _MAX_LIMIT = 1_000_000
 
@@ -529,6 +553,16 @@ def _hooks(file: Path, ladder: Mapping[str, Any]) -> HooksSettings:
     return HooksSettings(check.flag(table, "block_on_hotspot", False))
 
 
+def _worklog(file: Path, ladder: Mapping[str, Any]) -> WorklogSettings:
+    table = _sub_table(file, ladder, "worklog")
+    check = _Checker(file, "tool.ladder.worklog")
+    check.unknown(table, [f.name for f in dataclasses.fields(WorklogSettings)])
+    files = _file_list(check, table["files"]) if "files" in table else ()
+    kb = _path_text(check, table, "kb", "a directory path relative to the project root, such as \"kb\"")
+    return WorklogSettings(files, check.relative("kb", kb) if kb is not None else None,
+                           check.flag(table, "allow_gaps", False))
+
+
 def _path_text(check: _Checker, table: Mapping[str, Any], key: str, expected: str) -> Optional[str]:
     """A path given as text (``None`` when the key is absent): printable, not blank."""
     value = table.get(key)
@@ -577,7 +611,8 @@ def settings_from_table(
 def _sub_tables(file: Path, ladder: Mapping[str, Any]) -> dict[str, Any]:
     """The tables below ``[tool.ladder]`` that hold settings of their own."""
     return {"recurrence": _recurrence(file, ladder), "history": _history(file, ladder),
-            "feedback": _feedback(file, ladder), "rules": _rules(file, ladder), "hooks": _hooks(file, ladder)}
+            "feedback": _feedback(file, ladder), "rules": _rules(file, ladder), "hooks": _hooks(file, ladder),
+            "worklog": _worklog(file, ladder)}
 
 
 def _gate_keys(check: _Checker, ladder: Mapping[str, Any]) -> dict[str, Any]:

@@ -244,6 +244,24 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                  for f in files if _chosen(f.rel, state))
     if state.settings.feedback.grace_days is not None and state.selection is None:
         items.append(FeedbackItem.from_parent(session, name="ladder", nodeid="feedback-ladder::ladder"))
+    items.extend(_lint_items(session, state))
+
+
+def _lint_items(session: pytest.Session, state: _State) -> list[pytest.Item]:
+    """The configured work logs and knowledge base, each an item (DESIGN §13); with paths given, those under
+    them. Nothing of the lint is imported unless one is configured."""
+    settings = state.settings
+    if not settings.worklog.files and settings.worklog.kb is None:
+        return []
+    from .worklog.service import kb_target, log_targets
+
+    found: list[pytest.Item] = [
+        WorklogItem.from_parent(session, name="ladder-worklog", nodeid=f"{t.shown}::ladder-worklog", target=t)
+        for t in (log_targets(settings) if settings.worklog.files else ()) if _chosen(t.shown, state)]
+    kb = kb_target(settings) if settings.worklog.kb is not None else None
+    if kb is not None and _chosen(kb.shown, state):
+        found.append(KbItem.from_parent(session, name="ladder-kb", nodeid=f"{kb.shown}::ladder-kb", target=kb))
+    return found
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -257,13 +275,25 @@ class LadderFailure(Exception):
     """Raised by a ladder item whose file fails the gate; carries the report text."""
 
 
-class LadderItem(pytest.Item):
+class _ReportItem(pytest.Item):
+    """An item whose failure is a report of ours (:class:`LadderFailure`), shown as it is, not as a traceback."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.add_marker("ladder")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, LadderFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class LadderItem(_ReportItem):
     """One analysed file: passes or fails by the gate's decision for its violations."""
 
     def __init__(self, *, rel: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rel = rel
-        self.add_marker("ladder")
 
     def runtest(self) -> None:
         from .analysis.analyzer import HostInput
@@ -285,22 +315,13 @@ class LadderItem(pytest.Item):
         if gate.failed:
             raise LadderFailure(_failure_text(report, gate))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, LadderFailure):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
-
     def reportinfo(self) -> tuple[Path, Optional[int], str]:
         return self.path, None, f"ladder: {self.rel}"
 
 
-class FeedbackItem(pytest.Item):
+class FeedbackItem(_ReportItem):
     """``ladder feedback check`` as one item: fails when an item has needed promotion for longer than
     ``[tool.ladder.feedback] grace_days``. It scans without writing the state file."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.add_marker("ladder")
 
     def runtest(self) -> None:
         from .errors import LadderError
@@ -320,13 +341,50 @@ class FeedbackItem(pytest.Item):
                 f"  {clean(i.item_id)}: needs promotion since {clean(i.since)} ({i.days} days): {clean(i.topic)}"
                 for i in late] + ["what to do: ladder feedback report (the suggested action of each)"]))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
-        if isinstance(excinfo.value, LadderFailure):
-            return str(excinfo.value)
-        return super().repr_failure(excinfo)
-
     def reportinfo(self) -> tuple[Path, Optional[int], str]:
         return self.config.rootpath, None, "feedback ladder"
+
+
+class WorklogItem(_ReportItem):
+    """``ladder worklog check`` of one configured work log: fails with the lint's lines."""
+
+    what = "work log"
+
+    def __init__(self, *, target: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target = target
+
+    def checked(self, settings: Any) -> Any:
+        from .worklog.service import check_logs
+
+        return check_logs(settings, [self.target])
+
+    def runtest(self) -> None:
+        from .errors import LadderError
+        from .worklog.output import lint_text
+
+        state = _state(self.config)
+        assert state is not None
+        try:
+            checked = self.checked(state.settings)
+        except LadderError as exc:
+            raise LadderFailure(f"{self.what}: {exc}") from None
+        if checked.failed:
+            raise LadderFailure(lint_text(checked.problems, checked.notes, checked.checked, self.what).rstrip())
+
+    def reportinfo(self) -> tuple[Path, Optional[int], str]:
+        return self.target.path, None, f"ladder {self.what}: {self.target.shown}"
+
+
+class KbItem(WorklogItem):
+    """``ladder kb check`` of the configured knowledge base."""
+
+    what = "knowledge base"
+
+    def checked(self, settings: Any) -> Any:
+        from .worklog.service import check_knowledge_base
+
+        return check_knowledge_base(settings, self.target)
 
 
 def _failure_text(report: Any, gate: Any) -> str:

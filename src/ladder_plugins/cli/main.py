@@ -19,7 +19,8 @@ if TYPE_CHECKING:
 __all__ = ["main", "build_parser"]
 
 #: The groups in the order ``ladder --help`` lists their commands.
-_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "rules", "hook", "suppress")
+_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "rules", "hook", "worklog", "kb",
+                "suppress")
 #: The agent hooks: run on every prompt or edit under a time budget, so they skip the parser and every other
 #: command's imports
 _FAST = {("hook", "prompt"), ("hook", "post-edit")}

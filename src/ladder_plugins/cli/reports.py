@@ -98,17 +98,19 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _explain(args: argparse.Namespace) -> int:
+    from ..catalogue import WORKLOG_RULES
     from ..plugins import known_rules
     from ..reports.explain import explain, rule_list
 
+    rules = [*known_rules(), *WORKLOG_RULES.values()]
     if args.list or not args.rule:
-        print(rule_list(known_rules()))
+        print(rule_list(rules))
         return EXIT_OK
     try:
         settings = settings_of(args)
     except LadderError:
         settings = None  # explaining a rule must work even where the configuration is broken
-    print(explain(args.rule, known_rules(), settings))
+    print(explain(args.rule, rules, settings))
     return EXIT_OK
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from ..analysis.report import AnalysisResult
 from .sanitize import clean
 
-__all__ = ["check_github", "escape_data", "escape_property"]
+__all__ = ["check_github", "command", "escape_data", "escape_property"]
 
 
 def escape_data(text: str) -> str:
@@ -27,7 +27,8 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def _command(path: str, line: int, title: str, message: str) -> str:
+def command(path: str, line: int, title: str, message: str) -> str:
+    """One ``::error`` command at a file's line, every value cleaned and escaped."""
     props = f"file={escape_property(clean(path))},line={line},col=1,title={escape_property(clean(title))}"
     return f"::error {props}::{escape_data(clean(message))}"
 
@@ -39,7 +40,7 @@ def _title(failure: Any) -> str:
 
 def check_github(result: AnalysisResult, outcome: Any) -> str:
     """The commands for a ``ladder check`` run: red violations, then the gate's failures."""
-    lines = [_command(v.path, v.line, f"{v.code} {v.rule.key}", v.message)
+    lines = [command(v.path, v.line, f"{v.code} {v.rule.key}", v.message)
              for v in result.violations if v.severity == "red"]
-    lines += [_command(f.event.path, f.event.line, _title(f), f.message) for f in outcome.gate.failures]
+    lines += [command(f.event.path, f.event.line, _title(f), f.message) for f in outcome.gate.failures]
     return "\n".join(lines) + ("\n" if lines else "")

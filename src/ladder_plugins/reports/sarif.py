@@ -15,7 +15,7 @@ from urllib.parse import quote
 from ..analysis.report import AnalysisResult
 from ..catalogue import GATE, Rule
 
-__all__ = ["check_sarif", "FINGERPRINT_KEY"]
+__all__ = ["check_sarif", "sarif_document", "sarif_result", "Finding", "FINGERPRINT_KEY"]
 
 FINGERPRINT_KEY = "ladderFingerprint/v1"
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -44,7 +44,9 @@ def _location(path: str, line: int) -> dict[str, Any]:
                                  "region": {"startLine": max(line, 1)}}}
 
 
-class _Finding(NamedTuple):
+class Finding(NamedTuple):
+    """What a SARIF result says: code, level (error, warning, note), text, where, and its fingerprint."""
+
     code: str
     level: str
     text: str
@@ -53,31 +55,38 @@ class _Finding(NamedTuple):
     fingerprint: str
 
 
-def _result(rule_index: dict[str, int], f: _Finding) -> dict[str, Any]:
+def sarif_result(rule_index: dict[str, int], f: Finding) -> dict[str, Any]:
+    """One result: a finding at its file and line, under its rule's index, with its stable fingerprint."""
     return {
         "ruleId": f.code, "ruleIndex": rule_index[f.code], "level": f.level, "message": {"text": f.text},
         "locations": [_location(f.path, f.line)], "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
     }
 
 
-def _findings(result: AnalysisResult, outcome: Any) -> list[_Finding]:
-    found = [_Finding(v.code, _LEVEL.get(v.severity, "warning"), v.text, v.path, v.line, v.fingerprint)
+def _findings(result: AnalysisResult, outcome: Any) -> list[Finding]:
+    found = [Finding(v.code, _LEVEL.get(v.severity, "warning"), v.text, v.path, v.line, v.fingerprint)
              for v in result.violations]
-    return found + [_Finding(f.code, "error", f.text, f.event.path, f.event.line, f"{f.event.fingerprint}::gate")
+    return found + [Finding(f.code, "error", f.text, f.event.path, f.event.line, f"{f.event.fingerprint}::gate")
                     for f in outcome.gate.failures]
 
 
 def _results(result: AnalysisResult, outcome: Any, index: dict[str, int]) -> list[dict[str, Any]]:
-    return [_result(index, finding) for finding in _findings(result, outcome)]
+    return [sarif_result(index, finding) for finding in _findings(result, outcome)]
 
 
 def check_sarif(result: AnalysisResult, outcome: Any, rules: Sequence[Rule], version: str) -> str:
     listed = [r for r in rules if r.code != GATE.code] + [GATE]
     index = {rule.code: i for i, rule in enumerate(listed)}
+    return sarif_document(listed, _results(result, outcome, index), version)
+
+
+def sarif_document(listed: Sequence[Rule], results: list[dict[str, Any]], version: str) -> str:
+    """The SARIF log of one run of ours: the rules it can report (``ruleIndex`` is a place in ``listed``) and
+    its results."""
     run = {
         "tool": {"driver": {"name": "ladder-plugins", "version": version, "informationUri": _HOME,
                             "rules": [_rule_json(r) for r in listed]}},
-        "results": _results(result, outcome, index),
+        "results": results,
         "columnKind": "utf16CodeUnits",
     }
     return json.dumps({"$schema": _SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2)

@@ -1,0 +1,123 @@
+"""What the front ends ask of the work-log and knowledge-base lint: which files, checked, written, read.
+
+``ladder worklog`` and ``ladder kb``, and the pytest items, call these and only turn
+the result into their own form: which files a command means (given on the command
+line, relative to where it runs; else ``[tool.ladder.worklog]``, relative to the
+project root), how a path is shown, where the writers' lock is.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from .model import Problem, ordered
+from .parse import WorkLog, read_log
+
+__all__ = ["Checked", "Target", "log_targets", "kb_target", "check_logs", "check_knowledge_base", "open_log",
+           "lock_for", "stdin_text", "kb_split"]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A check's problems (errors: exit 1), its notes (said, not failing) and the names of what it read."""
+
+    problems: tuple[Problem, ...]
+    notes: tuple[Problem, ...]
+    checked: tuple[str, ...]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.problems)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A file or directory a command means: where it is, and how messages name it."""
+
+    path: Path
+    shown: str
+
+
+def _shown(path: Path, root: Path) -> str:
+    """Relative to the project root where it lies inside it (POSIX), else as an absolute path."""
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return Path(os.path.abspath(path)).as_posix()
+
+
+def _target(given: str, root: Path, base: Path) -> Target:
+    path = Path(given) if os.path.isabs(given) else base / given
+    return Target(path, _shown(path, root))
+
+
+def log_targets(settings: Any, given: Sequence[str] = ()) -> list[Target]:
+    """The work logs a command means: those given (relative to the working directory), else the configured
+    ones (relative to the root), else ``work-log.md`` at the root."""
+    if given:
+        return [_target(g, settings.root, Path.cwd()) for g in given]
+    return [_target(f, settings.root, settings.root) for f in settings.worklog.logs]
+
+
+def kb_target(settings: Any, given: Optional[str] = None) -> Target:
+    if given:
+        return _target(given, settings.root, Path.cwd())
+    return _target(settings.worklog.kb_dir, settings.root, settings.root)
+
+
+def open_log(target: Target) -> WorkLog:
+    """The work log at ``target``; one that cannot be read raises :class:`~.parse.WorkLogError`."""
+    return read_log(target.path, target.shown)
+
+
+def _kb_dir(settings: Any, kb: Optional[Path]) -> Path:
+    return kb if kb is not None else kb_target(settings).path
+
+
+def check_logs(settings: Any, targets: Sequence[Target], *, final: bool = False, allow_gaps: Optional[bool] = None,
+               kb: Optional[Path] = None) -> Checked:
+    """Every problem of the work logs: one that cannot be read is one ``worklog_unreadable`` problem."""
+    from .lint import check_file
+
+    gaps = settings.worklog.allow_gaps if allow_gaps is None else allow_gaps
+    results = [check_file(t.path, t.shown, allow_gaps=gaps, final=final, kb_dir=_kb_dir(settings, kb))
+               for t in targets]
+    return Checked(tuple(ordered(p for r in results for p in r.problems)),
+                   tuple(ordered(n for r in results for n in r.notes)), tuple(t.shown for t in targets))
+
+
+def check_knowledge_base(settings: Any, target: Target) -> Checked:
+    """Every problem of the knowledge base at ``target``; paths are shown as ``target.shown`` shows it."""
+    from .kb import check_kb
+
+    root, directory = kb_split(target)
+    return Checked(tuple(check_kb(root, directory)), (), (target.shown,))
+
+
+def kb_split(target: Target) -> tuple[Path, str]:
+    """The base and the relative directory under it whose POSIX join is how ``target`` is shown."""
+    shown = target.shown.rstrip("/") or "."
+    path = Path(os.path.abspath(target.path))
+    depth = len(Path(shown).parts) if not os.path.isabs(shown) else 1
+    return path.parents[depth - 1], Path(*path.parts[-depth:]).as_posix()
+
+
+def lock_for(settings: Any, target: Target) -> Path:
+    """The writers' lock of a work log: in the history directory in a project, else a hidden file beside it."""
+    if settings.in_project:
+        from ..ladderdir.lock import project_lock
+
+        return project_lock(settings.root, settings.history_dir, "worklog.lock")
+    return target.path.parent / f".{target.path.name}.lock"
+
+
+def stdin_text() -> str:
+    """The report body given on stdin, decoded as UTF-8 whatever the locale (a body in Korean stays one)."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    from .parse import decode
+
+    return decode(data, "the report body on stdin")

@@ -1,0 +1,219 @@
+"""Reports written so their headers are right by construction: ``ladder worklog add`` and ``correct``.
+
+A report goes on top with its number (one more than the top report's), its count
+(computed from the body, never typed by hand), its elapsed time and one ``---`` under
+it. The log is read, changed and replaced whole (a temporary file renamed over it)
+while a lock is held, so agents writing at once each see the other's report and
+lose none. Old reports are never edited: a wrong count is corrected by a new report
+on top that names it relatively, as the skill requires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, time
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..errors import LadderError
+from ..ladderdir.atomic import write_atomic
+from ..ladderdir.lock import held
+from .parse import REPORT_TYPES, Report, WorkLog, decode, header_text, is_blank, is_header, is_separator, parse_text
+
+__all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed_since", "parse_elapsed",
+           "correction_body", "prepared_body"]
+
+_CANDIDATE_HINT = "a line that opens with '===' and names a report would start a report of its own"
+
+
+@dataclass(frozen=True)
+class Written:
+    """A report written: its number, its count and its elapsed time."""
+
+    number: int
+    lines: int
+    elapsed: str
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """The work log a writer changes: where it is, how messages name it, the lock writers take turns by."""
+
+    path: Path
+    shown: str
+    lock: Path
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How a report's elapsed time is found: given (``MM:SS``), or counted to ``now`` from a start."""
+
+    now: datetime
+    elapsed: Optional[str] = None
+    #: ``HH:MM`` of the system clock the loop started at (``--start``); else the start contract's
+    start: Optional[str] = None
+
+
+def parse_elapsed(text: str) -> str:
+    """``MM:SS`` as the header writes it (minutes two digits at least, seconds 00-59), or a clear error."""
+    minutes, sep, seconds = text.strip().partition(":")
+    if not (sep and minutes.isdigit() and seconds.isdigit() and len(seconds) == 2 and int(seconds) < 60
+            and len(minutes) <= 6):
+        raise LadderError(f"elapsed {text!r}: expected minutes and seconds as MM:SS, such as 14:30")
+    return f"{int(minutes):02d}:{seconds}"
+
+
+def _clock(text: str, what: str) -> time:
+    try:
+        hours, minutes = text.strip().split(":")
+        if len(hours) != 2 or len(minutes) != 2:
+            raise ValueError
+        return time(int(hours), int(minutes))
+    except ValueError:
+        raise LadderError(f"{what} {text!r}: expected a time of day as HH:MM, such as 09:05") from None
+
+
+def elapsed_since(start: str, now: datetime, *, what: str = "start") -> str:
+    """``MM:SS`` from ``start`` (HH:MM of the local clock) to ``now``; a start later in the day than ``now`` was
+    the day before's (a loop that ran past midnight). The contract's date is not used: a resumed session's
+    loops count from the start of the day's loop, not from days ago."""
+    began = _clock(start, what)
+    local = now.astimezone()
+    seconds = (local - datetime.combine(local.date(), began, tzinfo=local.tzinfo)).total_seconds()
+    whole = int(seconds + 24 * 3600 if seconds < 0 else seconds)
+    return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
+def _elapsed(log: WorkLog, timing: Timing, body: Sequence[str] = ()) -> str:
+    """The elapsed time ``timing`` gives, else counted from the start contract's ``start_time``: Report #0's,
+    or, when ``body`` is Report #0 itself (an empty log), the body's."""
+    if timing.elapsed is not None:
+        return parse_elapsed(timing.elapsed)
+    if timing.start is not None:
+        return elapsed_since(timing.start, timing.now, what="--start")
+    from .contract import contract_values
+
+    contract = log if log.reports else parse_text("\n".join([header_text(0, 1, "00:00", "milestone"), *body]))
+    values = contract_values(contract) or {}
+    if values.get("start_time"):
+        return elapsed_since(values["start_time"], timing.now, what="Report #0's start_time")
+    raise LadderError(f"{log.path}: no Report #0 with a start_time to count the elapsed time from; give "
+                      "--elapsed MM:SS or --start HH:MM")
+
+
+def _trimmed(text: str) -> list[str]:
+    """``text`` as lines, line ends made LF, the blank lines around it dropped."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first = next((i for i, line in enumerate(lines) if not is_blank(line)), len(lines))
+    last = max((i for i, line in enumerate(lines) if not is_blank(line)), default=-1)
+    return lines[first:last + 1]
+
+
+def prepared_body(text: str) -> list[str]:
+    """The report body read from stdin as lines (trailing spaces dropped). A body that is empty, holds a
+    header, or ends in ``---`` (which reads as the separator) is refused."""
+    lines = _trimmed(text)
+    if not lines:
+        raise LadderError("the report body is empty: write it to stdin, one line per line of the report")
+    header = next((n for n, line in enumerate(lines, 1) if is_header(line)), None)
+    if header is not None:
+        raise LadderError(f"line {header} of the body, {lines[header - 1][:60]!r}: {_CANDIDATE_HINT}; reword it")
+    if is_separator(lines[-1]):
+        raise LadderError(f"line {len(lines)} of the body is '---', which reads as the separator under the report;"
+                          " end the body with a line of content")
+    return [line.rstrip() for line in lines]
+
+
+def _top_number(log: WorkLog) -> int:
+    """The number the next report takes; a log whose top cannot take one more is an error naming why."""
+    if any(not is_blank(line) for line in log.preamble):
+        raise LadderError(f"{log.path}:1: the log does not open with a report header, so a report on top would "
+                          "take in its first lines; fix line 1 first (ladder worklog check shows it)")
+    if not log.reports:
+        return 0
+    top = log.reports[0]
+    if top.kind == "final":
+        raise LadderError(f"{log.path}:{top.start}: the log ends with its FINAL REPORT; no report is written on "
+                          "top of it")
+    if top.number is None:
+        raise LadderError(f"{log.path}:{top.start}: the top report's number cannot be read ({top.malformed}); "
+                          "fix its header first")
+    return top.number + 1
+
+
+class _Log:
+    """The work log file as text: read whole, its line ending and byte-order mark kept when written back."""
+
+    def __init__(self, file: Path, shown: str) -> None:
+        self.file, self.shown = file, shown
+        data = file.read_bytes() if file.exists() else b""
+        self.bom = data.startswith(b"\xef\xbb\xbf")
+        self.text = decode(data, shown)
+        self.newline = "\r\n" if "\r\n" in self.text else "\n"
+        self.log = parse_text(self.text, shown)
+
+    def put_on_top(self, reports: Sequence[Sequence[str]]) -> None:
+        """Write ``reports`` (each its lines, header first; the first one ends up on top) above the old text."""
+        nl, old = self.newline, self.text
+        blocks = [nl.join(lines) for lines in reports]
+        rest = old.lstrip("\r\n")
+        text = (nl + "---" + nl).join(blocks) + nl + ("---" + nl + rest if rest.strip() else "")
+        data = (b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8")
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(self.file, data)
+
+
+def _open(target: LogFile) -> _Log:
+    shown = target.shown
+    try:
+        return _Log(target.path, shown)
+    except IsADirectoryError:
+        raise LadderError(f"{shown}: is a directory, not a work log file") from None
+    except OSError as exc:
+        raise LadderError(f"{shown}: cannot be read ({exc.strerror or exc}); nothing was written") from None
+
+
+def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written:
+    """Put one report on top of the log (made if missing): ``body`` under a computed header, then ``---``."""
+    if kind not in REPORT_TYPES:
+        raise LadderError(f"type {kind!r}: expected one of {', '.join(REPORT_TYPES)}")
+    lines = prepared_body(body)
+    with held(target.lock, target.shown):
+        current = _open(target)
+        number, elapsed = _top_number(current.log), _elapsed(current.log, timing, lines)
+        header = header_text(number, len(lines) + 1, elapsed, kind)
+        current.put_on_top([[header, *lines]])
+    return Written(number, len(lines) + 1, elapsed)
+
+
+def correction_body(steps: int, declared: int, actual: int) -> list[str]:
+    """The seed's correction report body, naming the corrected report ``steps`` reports below."""
+    below = f"{steps}-{'report' if steps == 1 else 'reports'}-below"
+    return [f"CORRECTION: {below} header declares lines: {declared}, actual is {actual}.",
+            "This report acknowledges the discrepancy. Incremental-read offset adjusted."]
+
+
+def _corrections(wrong: Sequence[Report], number: int, elapsed: str) -> list[list[str]]:
+    """The correction reports for ``wrong`` (top first), numbered from ``number``: the newest on top, each
+    naming its report by its distance once all are written."""
+    blocks = []
+    for done, report in enumerate(wrong):
+        body = correction_body(report.index + done + 1, report.declared or 0, report.count)
+        blocks.append([header_text(number + done, len(body) + 1, elapsed, "feedback"), *body])
+    return blocks[::-1]
+
+
+def correct_log(target: LogFile, timing: Timing) -> list[Written]:
+    """One correction report on top for each wrong count no correction acknowledges yet; none when all are
+    right."""
+    from .lint import unacknowledged_mismatches
+
+    with held(target.lock, target.shown):
+        current = _open(target)
+        wrong = unacknowledged_mismatches(current.log)
+        if not wrong:
+            return []
+        number, elapsed = _top_number(current.log), _elapsed(current.log, timing)
+        blocks = _corrections(wrong, number, elapsed)
+        current.put_on_top(blocks)
+    return [Written(number + done, len(block), elapsed) for done, block in enumerate(blocks[::-1])]
