@@ -23,6 +23,7 @@ __all__ = [
     "WORKLOG_RULES",
     "lookup",
     "lint_rule",
+    "number",
     "plural",
 ]
 
@@ -88,20 +89,20 @@ class Rule:
         subject = _subject(unit, path)
         if self.kind == "meta":
             return f"{self.what} on {subject}" + (f": {detail}" if detail else "")
-        value = _number(actual) + (f" {self.measure}" if self.measure else "")
+        value = number(actual) + (f" {self.measure}" if self.measure else "")
         return f"{self.what} of {subject} is {value} ({self.bound(actual, limit)})"
 
     def bound(self, actual: Optional[float], limit: Optional[float]) -> str:
         """``> 10``, ``< 1``, or ``limit 5`` for a value in the yellow band (close to the limit, not over)."""
         if self.kind == "min":
-            return f"< {_number(limit)}"
+            return f"< {number(limit)}"
         if limit is not None and actual is not None and actual <= limit:
-            return f"limit {_number(limit)}"
-        return f"> {_number(limit)}"
+            return f"limit {number(limit)}"
+        return f"> {number(limit)}"
 
     def brief(self, actual: Optional[float], limit: Optional[float]) -> str:
         """``cyclomatic 12 > 10``: the value against its limit in a few words, for a list of several."""
-        return f"{self.label} {_number(actual)} {self.bound(actual, limit)}"
+        return f"{self.label} {number(actual)} {self.bound(actual, limit)}"
 
 
 def _subject(unit: Optional[str], path: Optional[str] = None) -> str:
@@ -115,7 +116,8 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def _number(value: Optional[float]) -> str:
+def number(value: Optional[float]) -> str:
+    """``22`` for 22.0, ``21.47`` otherwise, ``-`` for no value: the one place values are worded."""
     if value is None:
         return "-"
     if float(value).is_integer():

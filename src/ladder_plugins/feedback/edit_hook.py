@@ -379,10 +379,12 @@ class Finding:
     def rule_text(self) -> str:
         """``LAD102 cognitive complexity before 25, after 27 (> 15)``, with the value after the session's
         previous edit when there was one."""
-        before = _num(self.before)
+        from ..catalogue import number
+
+        before = number(self.before)
         if self.previous is not None and self.previous != self.before:
-            before += f" ({_num(self.previous)} after this session's previous edit)"
-        return f"{self.code} {self.what} before {before}, after {_num(self.after)} ({self.bound})"
+            before += f" ({number(self.previous)} after this session's previous edit)"
+        return f"{self.code} {self.what} before {before}, after {number(self.after)} ({self.bound})"
 
 
 def _grouped(findings: Sequence[Finding]) -> list[list[Finding]]:
@@ -417,12 +419,6 @@ def unit_line(group: Sequence[Finding]) -> str:
     if hotspot:
         parts.append(hotspot)
     return f"{group[0].subject}: " + "; ".join(parts) + "."
-
-
-def _num(value: Optional[float]) -> str:
-    if value is None:
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def _held_red(stats: Any, rule: Any) -> bool:

@@ -319,13 +319,9 @@ def _where(rec: Any) -> str:
 
 
 def _value(view: Any, rec: Any) -> str:
-    from ..reports.summary import number_text
+    from ..reports.summary import value_sentence
 
-    now = view.now_of(rec)
-    if now is not None:
-        return f"is {number_text(now.actual)} against a limit of {number_text(now.limit)}"
-    return (f"was {number_text(rec.last_actual)} against a limit of {number_text(rec.last_limit)} when last "
-            f"seen on {_day(rec.last_seen) or '-'}")
+    return value_sentence(view, rec)
 
 
 def _gate_fact(mode: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Mapping, Optional, Sequence
 
-from ..catalogue import GATE, NEW_CODE, lookup
+from ..catalogue import GATE, NEW_CODE, lookup, number
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event
@@ -58,7 +58,7 @@ class GateFailure:
         rule = _rule(e.rule_key)
         if rule is not None and e.actual is not None:
             return rule.message(e.unit_name, e.actual, e.limit, path=e.path)
-        return f"{e.rule_key} of {self.subject} is {_num(e.actual)} (limit {_num(e.limit)})"
+        return f"{e.rule_key} of {self.subject} is {number(e.actual)} (limit {number(e.limit)})"
 
     @property
     def subject(self) -> str:
@@ -71,7 +71,9 @@ class GateFailure:
         """``cyclomatic 12 > 10``: the value against its limit, short, for a unit's list of rules."""
         e = self.event
         rule = _rule(e.rule_key)
-        return rule.brief(e.actual, e.limit) if rule is not None else f"{e.rule_key} {_num(e.actual)} > {_num(e.limit)}"
+        if rule is None:
+            return f"{e.rule_key} {number(e.actual)} > {number(e.limit)}"
+        return rule.brief(e.actual, e.limit)
 
     @property
     def advice(self) -> str:
@@ -86,7 +88,7 @@ class GateFailure:
         if self.reason == "new":
             return f"{NEW_CODE.what}: {self.violation}, not violated at the base {base}"
         if self.reason == "worse":
-            return f"worse violation: {self.violation}, was {_num(self.base_actual)} at the base {base}"
+            return f"worse violation: {self.violation}, was {number(self.base_actual)} at the base {base}"
         return hotspot_message([self])
 
     @property
@@ -176,12 +178,6 @@ def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:
 def _code_of(key: str) -> str:
     rule = _rule(key)
     return rule.code if rule is not None else key
-
-
-def _num(value: Optional[float]) -> str:
-    if value is None:
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def _day(ts: Optional[str]) -> str:

@@ -15,7 +15,7 @@ import re
 from ..catalogue import lookup
 from ..history.view import HistoryView
 from .sanitize import clean
-from .summary import number_text
+from .summary import value_sentence
 
 __all__ = ["make_brief", "DEFAULT_MAX_BYTES"]
 
@@ -40,12 +40,7 @@ def _what(rule_key: str) -> str:
 
 
 def _value_line(view: HistoryView, rec) -> str:
-    """What the code is now, or, for a view not checked against the code, what was last seen and when."""
-    now = view.now_of(rec)
-    if now is not None:
-        return f"is {number_text(now.actual)} against a limit of {number_text(now.limit)}"
-    return (f"was {number_text(rec.last_actual)} against a limit of {number_text(rec.last_limit)} when last seen "
-            f"on {(rec.last_seen or '-')[:10]}")
+    return value_sentence(view, rec)
 
 
 def _hotspot_line(view: HistoryView, rec) -> str:

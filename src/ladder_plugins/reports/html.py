@@ -20,7 +20,8 @@ from ..analysis.thresholds import RED
 from ..history.recurrence import Recurrence
 from ..history.view import HistoryView
 from .sanitize import clean
-from .summary import last_seen_text, number_text
+from ..catalogue import number
+from .summary import last_seen_text
 
 __all__ = ["html_report", "FeedbackSection"]
 
@@ -230,7 +231,7 @@ def _violation_row(v: Violation) -> list[object]:
     past = _past_limit(v)
     css = f"sev sev-{v.severity}" if v.severity in ("red", "yellow") else "sev"  # the page's classes only
     return [_Tag(v.severity, css), v.path, v.line, v.unit or "(file)", f"{v.code} {v.rule.key}",
-            number_text(v.actual), number_text(v.limit), _percent(past)]
+            number(v.actual), number(v.limit), _percent(past)]
 
 
 def _percent(past: Optional[float]) -> str:
@@ -257,7 +258,7 @@ def _hotspot_row(view: HistoryView, r: Recurrence) -> list[object]:
     now = view.now_of(r)
     values = ((r.last_actual, r.last_limit, r.last_line, "last seen") if now is None
               else (now.actual, now.limit, now.line, "now"))
-    return [r.path, r.unit or "(file)", r.rule_key, number_text(values[0]), number_text(values[1]), values[2],
+    return [r.path, r.unit or "(file)", r.rule_key, number(values[0]), number(values[1]), values[2],
             values[3], r.occurrences, r.distinct_days, (r.first_seen or "-")[:10], (r.last_seen or "-")[:10]]
 
 

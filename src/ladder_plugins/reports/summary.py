@@ -10,21 +10,24 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..catalogue import plural
+from ..catalogue import number, plural
 from ..history.recurrence import rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean, md_escape
 
-__all__ = ["summary_text", "summary_json", "summary_markdown", "value_text", "number_text", "last_seen_text"]
+__all__ = ["summary_text", "summary_json", "summary_markdown", "value_text", "value_sentence", "last_seen_text"]
 
 _TREND = "per day (fingerprints red / yellow in the day's last run, occurrences):"
 
 
-def number_text(value: Any) -> str:
-    """``22`` for 22.0, ``21.47`` otherwise, ``-`` for no value."""
-    if value is None:
-        return "-"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+def value_sentence(view: Any, rec: Any) -> str:
+    """What the code is now, or, for a view not checked against the code, what was last seen and when: the
+    brief's and the rules block's words."""
+    now = view.now_of(rec)
+    if now is not None:
+        return f"is {number(now.actual)} against a limit of {number(now.limit)}"
+    return (f"was {number(rec.last_actual)} against a limit of {number(rec.last_limit)} when last seen "
+            f"on {_day(rec.last_seen)}")
 
 
 def _day(ts: Any) -> str:
@@ -36,13 +39,13 @@ def value_text(view: HistoryView, r: Any) -> str:
     bound = "<" if rule_kind(r.rule_key) == "min" else ">"
     now = view.now_of(r)
     if now is not None:
-        return f"now {number_text(now.actual)} ({bound} {number_text(now.limit)})"
-    return f"last seen {number_text(r.last_actual)} ({bound} {number_text(r.last_limit)}) on {_day(r.last_seen)}"
+        return f"now {number(now.actual)} ({bound} {number(now.limit)})"
+    return f"last seen {number(r.last_actual)} ({bound} {number(r.last_limit)}) on {_day(r.last_seen)}"
 
 
 def last_seen_text(r: Any) -> str:
     """``25 on 2026-11-03``: a resolved hotspot's last value, and when."""
-    return f"{number_text(r.last_actual)} on {_day(r.last_seen)}"
+    return f"{number(r.last_actual)} on {_day(r.last_seen)}"
 
 
 def summary_json(view: HistoryView) -> str:
