@@ -4,6 +4,7 @@ each rule has a fixture that fails it, messages name the line and what is expect
 from __future__ import annotations
 
 import random
+import re
 import time
 from pathlib import Path
 from typing import Optional, Sequence
@@ -16,7 +17,7 @@ from ladder_plugins.worklog.contract import contract_values, termination
 from ladder_plugins.worklog.final import REGISTERS, feedback_reports
 from ladder_plugins.worklog.lint import LintResult, check_file, check_log, unacknowledged_mismatches
 from ladder_plugins.worklog.model import Problem
-from ladder_plugins.worklog.parse import WorkLog, header_text, parse_text, read_log
+from ladder_plugins.worklog.parse import WorkLog, WorkLogError, header_text, parse_text, read_log
 from ladder_plugins.worklog.writer import correction_body
 
 DATA = Path(__file__).resolve().parent / "data" / "worklog"
@@ -173,7 +174,7 @@ def test_relative_references_in_either_number_resolve(text):
     assert check_log(log).passed
 
 
-@pytest.mark.parametrize("text, why", [("3-reports-below", "only 2 stand below"), ("1-report-below, line 4 below",
+@pytest.mark.parametrize("text, why", [("3-reports-below", "only 2 reports stand below"), ("1-report-below, line 4 below",
                                        "which has 3 lines"), ("2-reports-below, line 0 below", "line 0 of Report #1"),
                                        ("99999999999-reports-below", "stand below")])
 def test_unresolved_relative_references_say_why(text, why):
@@ -266,7 +267,7 @@ def test_valid_log_passes_the_gate_only_with_both_registers(tmp_path):
     assert "no knowledge base" in only(check_log(log, final=True), "worklog_fail_gate").message
 
 
-def test_the_gate_needs_a_contract_a_loop_and_a_final_block(tmp_path):
+def test_the_gate_needs_a_contract_a_loop_and_a_closing(tmp_path):
     result = check_log(read_log(DATA / "seed_example.md"), final=True, kb_dir=make_kb(tmp_path))
     messages = " | ".join(p.message for p in result.problems)
     assert keys(result) == ["worklog_fail_gate"] * 2
@@ -284,12 +285,6 @@ def test_count_mode_is_met_by_loops(tmp_path):
         "min_required_loops: null", "min_required_loops: 4").replace("termination_mode: time", "termination_mode: count")
     gate = only(check_log(parse_text(text), final=True, kb_dir=make_kb(tmp_path)), "worklog_fail_gate")
     assert "3 feedback loops under min_required_loops: 4" in gate.message
-
-
-def test_a_second_final_block_is_a_problem():
-    final = (DATA / "final_wrong_loops.md").read_text(encoding="utf-8").split("---\n")[0].replace("loops: 5", "loops: 2")
-    log = parse_text(final + "---\n" + final + "---\n" + (DATA / "final_wrong_loops.md").read_text().split("---\n", 1)[1])
-    assert "a second FINAL REPORT" in only(check_log(log), "worklog_final").message
 
 
 # --- size and robustness -----------------------------------------------------------------------------------------
@@ -326,7 +321,9 @@ FRAGMENTS = ["=== Report #3 | lines: 2 | elapsed: 01:00 | type: feedback ===", "
              "see 2-reports-below, line 99999999999999999999 below", "Report #1 R#2", "task_type: ☃", "  - bullet",
              "done_definition:", "min_required_minutes: null", "min_required_loops: null", "## Reproducibility",
              "total_proposals_generated: 9 (convergent: 1, divergent: 1)", "日本語のテキスト", "\u2028", "\x00",
-             "=== Report #0 | lines: 3 | elapsed: 00:00 | type: milestone ===", "start_time: 99:99", "1" * 5000]
+             "=== Report #0 | lines: 3 | elapsed: 00:00 | type: milestone ===", "start_time: 99:99", "1" * 5000,
+             "=== Report #٣ | lines: ２ | elapsed: ٠١:٠٠ | type: feedback ===", "end_time: 99:99", "see ٣-reports-below",
+             "end_time: 2026-03-03T10:02:07", "total_feedback_loops: ٣", "== report three"]
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -344,3 +341,287 @@ def test_unreadable_file_is_one_problem_at_the_bad_byte(tmp_path):
     assert pairs(result.problems) == [("worklog_unreadable", 2)]
     assert "not UTF-8" in result.problems[0].message
     assert keys(check_file(tmp_path / "missing.md")) == ["worklog_unreadable"]
+
+
+# --- review findings: linear regexes, ASCII digits, regular files, messages, end_time, sessions ------------------
+
+HUGE = 200_000
+#: runs a regex might read in more than one way: quadratic matching of one of them would not end this session
+PADS = {"spaces": " " * HUGE, "tabs": "\t" * HUGE, "commas": "," * HUGE, "mixed": " ,\t" * (HUGE // 3)}
+
+
+def padded_log(pad: str) -> str:
+    """A log with ``pad`` in every place a regex reads: headers, bodies, the contract's lines, the final fields."""
+    return "\n".join([
+        "=== FINAL REPORT | elapsed: 30:00 | loops: 1 ===", f"end_time:{pad}10:00{pad}x", f"end_time{pad}x",
+        f"total_proposals_generated: 1{pad}(convergent:{pad}1,{pad}divergent: 0{pad}x", f"##{pad}Reproducibility{pad}",
+        "---", f"=== Report #2 | lines: 9 | elapsed: {pad} | type: feedback{pad}x", f"see 1-report-below{pad}x",
+        f"see 1-report-below{pad}line{pad}2{pad}x", f"see 1-report-below,{pad}line 2{pad}", f"Report{pad}#{pad}x",
+        f"R#{pad}1", f"{pad}CORRECTION:{pad}1-report-below{pad}header{pad}x", f"x{pad}", "---",
+        f"=== Report{pad}#{pad}x | lines{pad}:{pad}x", f"=== FINAL{pad}", f"=== FINAL REPORT | elapsed: {pad} | loops:",
+        "---", "=== Report #0 | lines: 9 | elapsed: 00:10 | type: milestone ===", f"task_goal{pad}x",
+        f"task_type{pad}:{pad}code{pad}", f"in_scope:{pad}", f"  -{pad}x", f"-{pad}", f"start_time:{pad}09:30{pad}x",
+        f"as_of_date{pad}:{pad}", f"{pad}:{pad}", f"done_definition{pad}:{pad}", ""])
+
+
+@pytest.mark.parametrize("name", sorted(PADS))
+def test_lines_of_two_hundred_thousand_ambiguous_characters_are_read_in_linear_time(name, tmp_path):
+    """No timing: with a quadratic regex a 200,000-character line takes hours, so this test would not end."""
+    log = parse_text(padded_log(PADS[name]))
+    result = check_log(log, final=True, kb_dir=tmp_path)
+    assert all(len(p.message) < 2000 for p in (*result.problems, *result.notes))
+    assert [p for p in result.problems if p.rule.key == "worklog_reference"] == []
+    assert result.problems
+
+
+NON_ASCII = [("=== Report #٣ | lines: ２ | elapsed: 01:00 | type: feedback ===", "worklog_header", (None, None, None)),
+             ("=== Report #3 | lines: ２ | elapsed: 01:00 | type: feedback ===", "worklog_header", (3, None, None)),
+             ("=== Report #3 | lines: 2 | elapsed: ٠١:٠٠ | type: feedback ===", "worklog_elapsed", (3, 2, None)),
+             ("=== FINAL REPORT | elapsed: 01:00 | loops: ٣ ===", "worklog_header", (None, None, None))]
+
+
+@pytest.mark.parametrize("header, key, read", NON_ASCII)
+def test_a_header_number_in_other_digits_is_no_number(header, key, read):
+    log = parse_text(f"{header}\nA.\n")
+    assert key in keys(check_log(log))
+    assert (log.reports[0].number, log.reports[0].declared, log.reports[0].loops) == read
+
+
+@pytest.mark.parametrize("old, new", [("min_required_minutes: 30", "min_required_minutes: ٣٠"),
+                                      ("start_time: 09:30", "start_time: ٠٩:٣٠"), ("end_time: 10:02", "end_time: ١٠:٠٢"),
+                                      ("total_feedback_loops: 3", "total_feedback_loops: ٣"),
+                                      ("total_proposals_validated: 2", "total_proposals_validated: ٢"),
+                                      ("(convergent: 3,", "(convergent: ٣,"),
+                                      ("2-reports-below header declares lines: 6", "٢-reports-below header declares "
+                                       "lines: ٦")])
+def test_a_value_in_other_digits_is_a_problem(old, new, tmp_path):
+    text = (DATA / "valid_full.md").read_text(encoding="utf-8")
+    assert old in text
+    assert not check_log(parse_text(text.replace(old, new)), final=True, kb_dir=make_kb(tmp_path)).passed
+
+
+def test_no_number_is_read_with_a_pattern_that_takes_other_digits():
+    import ladder_plugins.worklog.contract as contract
+    import ladder_plugins.worklog.final as final
+    import ladder_plugins.worklog.lint as lint
+    import ladder_plugins.worklog.parse as parse
+    import ladder_plugins.worklog.references as references
+
+    patterns = [value.pattern for module in (parse, contract, references, final, lint)
+                for value in vars(module).values() if hasattr(value, "pattern") and hasattr(value, "finditer")]
+    assert len(patterns) > 20
+    assert [p for p in patterns if "\\d" in p] == []
+
+
+def test_int_never_sees_a_digit_that_is_not_ascii(monkeypatch, tmp_path):
+    import ladder_plugins.worklog.contract as contract
+    import ladder_plugins.worklog.final as final
+    import ladder_plugins.worklog.parse as parse
+    import ladder_plugins.worklog.references as references
+
+    def ascii_int(value, *base):
+        assert not isinstance(value, str) or value.isascii(), value
+        return int(value, *base)
+
+    for module in (parse, contract, references, final):
+        monkeypatch.setattr(module, "int", ascii_int, raising=False)
+    text = (DATA / "valid_full.md").read_text(encoding="utf-8")
+    for ascii_digit, other in zip("0123456789", "٠١٢٣٤٥٦٧٨٩"):
+        text = text.replace(ascii_digit, other)
+    assert not check_log(parse_text(text), final=True, kb_dir=make_kb(tmp_path)).passed
+
+
+# --- only regular files are read ---------------------------------------------------------------------------------
+
+def checked_in_a_thread(file: Path, unblock: Path) -> Optional[LintResult]:
+    """``check_file(file)``; should it block on ``unblock`` (a FIFO) past a minute, a writer frees it and the test
+    fails instead of hanging."""
+    import os
+    import threading
+
+    found: list[LintResult] = []
+    worker = threading.Thread(target=lambda: found.append(check_file(file, "work-log.md")), daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():
+        os.close(os.open(unblock, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(10)
+        return None
+    return found[0]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("through_a_link", [False, True])
+def test_a_fifo_is_not_read_but_reported(tmp_path, through_a_link):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    file = tmp_path / "work-log.md"
+    if through_a_link:
+        file.symlink_to(fifo)
+    else:
+        fifo.rename(file)
+    result = checked_in_a_thread(file, fifo if through_a_link else file)
+    assert result is not None, "check_file blocked on a FIFO"
+    assert "is not a regular file" in only(result, "worklog_unreadable").message
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null here")
+def test_a_device_is_not_read_but_reported():
+    with pytest.raises(WorkLogError, match="is not a regular file"):
+        read_log(Path("/dev/null"), "work-log.md")
+
+
+def test_a_log_past_64_mib_is_refused_and_a_link_to_a_log_is_read(tmp_path):
+    big = tmp_path / "big.md"
+    with big.open("wb") as stream:
+        stream.truncate(64 * 1024 * 1024 + 1)
+    assert "larger than 64 MiB; a work log is read whole" in only(check_file(big), "worklog_unreadable").message
+    (tmp_path / "link.md").symlink_to(DATA / "seed_example.md")
+    assert check_file(tmp_path / "link.md").passed
+    assert "is a directory" in only(check_file(tmp_path), "worklog_unreadable").message
+
+
+# --- messages ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, said", [("99999999999-reports-below", "names the 99999999999th report below it"),
+                                        ("1-report-below, line 123456789012 below", "names line 123456789012 of"),
+                                        ("12-reports-below", "names the 12th report below it"),
+                                        ("3-reports-below", "but only 2 reports stand below it"),
+                                        ("1-report-below, line 3 below", "which has 1 line,")])
+def test_reference_messages_say_the_numbers_as_written(text, said):
+    log = log_of(report(3, f"Extends {text}."), report(2), report(1, "C.", "D."))
+    assert said in only(check_log(log), "worklog_reference").message
+
+
+@pytest.mark.parametrize("steps, said", [("99999999999", "names the 99999999999th report below, but 1 report "
+                                          "stands below Report #2"), ("2", "but 1 report stands below Report #2")])
+def test_correction_messages_say_the_numbers_as_written(steps, said):
+    log = log_of(report(2, f"CORRECTION: {steps}-reports-below header declares lines: 1, actual is 2."),
+                 report(1, "A."))
+    assert said in only(check_log(log), "worklog_correction").message
+
+
+def test_a_correction_of_a_one_line_report_says_line_not_lines():
+    log = log_of(report(2, "CORRECTION: 1-report-below header declares lines: 3, actual is 2."), report(1, lines=3))
+    assert "declares lines: 3 and has 1 line;" in only(check_log(log), "worklog_correction").message
+
+
+def unnumbered_between(top: int, bottom: int) -> WorkLog:
+    return log_of(report(top, "A."), ["== report three", "B."], report(bottom, "C."))
+
+
+def test_the_order_check_says_what_stands_between_two_numbered_reports():
+    said = only(check_log(unnumbered_between(4, 1)), "worklog_order").message
+    assert "stands right below" not in said
+    assert said.startswith("line 7: Report #1 is the next numbered report below Report #4 (line 1)")
+    assert "the report at line 4 stands between them" in said
+    assert "the same number twice" in only(check_log(unnumbered_between(3, 3)), "worklog_order").message
+
+
+def test_an_unnumbered_report_may_be_the_missing_number():
+    assert keys(check_log(unnumbered_between(3, 1))) == ["worklog_header"]
+
+
+def test_a_report_awk_merges_is_named_by_its_line_once():
+    log = log_of(report(3, "A.", lines=4), ["== report three", "B."], report(1, "C."))
+    said = " | ".join(p.message for p in (*check_log(log).problems, *check_log(log).notes))
+    assert "the 2 lines of the report at line 4 into this report" in said
+    assert "at line 4 at line 4" not in said and "at line 4 (line 4)" not in said
+
+
+def test_counts_in_messages_agree_with_their_nouns(tmp_path):
+    found = [p for name in EXPECTED for p in (*run_fixture(name, tmp_path).problems, *run_fixture(name, tmp_path).notes)]
+    found += check_log(log_of(report(2, "See 2-reports-below."), report(1, "A."))).problems
+    said = " | ".join(p.message for p in found)
+    assert len(found) > 50
+    assert re.findall(r"\b1 (?:lines|reports|feedback reports|stand|blank lines)\b|\bat line (\d+) at line \1\b|"
+                      r"\bat line (\d+) \(line \2\)", said) == []
+
+
+# --- end_time ----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value, ok", [("23:59", True), ("00:00", True), ("09:05:30", True),
+                                       ("2026-03-03 10:02", True), ("2026-03-03T10:02:07", True), ("99:99", False),
+                                       ("24:00", False), ("10:60", False), ("10:02:60", False), ("9:05", False),
+                                       ("2026-02-30 10:02", False), ("at 10:02", False), ("10:02 later", False),
+                                       ("soon", False), ("", False)])
+def test_end_time_is_a_real_time_of_day(value, ok, tmp_path):
+    text = (DATA / "valid_full.md").read_text(encoding="utf-8").replace("end_time: 10:02", f"end_time: {value}")
+    assert check_log(parse_text(text), final=True, kb_dir=make_kb(tmp_path)).passed is ok
+
+
+# --- the knowledge base as the caller names it -------------------------------------------------------------------
+
+def test_the_register_item_names_the_knowledge_base_as_shown(tmp_path):
+    kb = make_kb(tmp_path, REGISTERS[:1])
+    log = read_log(DATA / "valid_full.md")
+    shown = only(check_log(log, final=True, kb_dir=kb, kb_shown="kb"), "worklog_fail_gate").message
+    assert shown == "FAIL gate: kb/curated/GAP-REGISTER.md does not exist (the skill's §8 register)"
+    default = only(check_file(DATA / "valid_full.md", final=True, kb_dir=kb), "worklog_fail_gate").message
+    assert f"{kb.as_posix()}/curated/GAP-REGISTER.md" in default
+    relative = only(check_file(DATA / "valid_full.md", final=True, kb_dir=kb, kb_shown="../kb/"), "worklog_fail_gate")
+    assert "../kb/curated/GAP-REGISTER.md does not exist" in relative.message
+
+
+# --- sessions: a FINAL REPORT closes one, a resumed session goes on above it -------------------------------------
+
+FINAL_TEXT = (DATA / "valid_full.md").read_text(encoding="utf-8").split("---\n")[0].replace(
+    " (1-report-below, line 3 below)", "")
+
+
+def closing(loops: int, total: Optional[int] = None) -> list[str]:
+    lines = FINAL_TEXT.replace("loops: 3", f"loops: {loops}").rstrip("\n").split("\n")
+    return [lines[0], *(f"total_feedback_loops: {loops if total is None else total}" if row.startswith("total_f")
+                        else row for row in lines[1:])]
+
+
+def test_a_resumed_session_above_a_final_report_passes_and_numbers_go_on():
+    log = log_of(report(4, "DIAGNOSE: resumed."), closing(1), report(3, "A.", kind="milestone"), report(2, "B."))
+    assert check_log(log).passed
+    gap = log_of(report(4, "DIAGNOSE: resumed."), closing(1), report(2, "B."))
+    said = only(check_log(gap), "worklog_order").message
+    assert "Report #2 is the next numbered report below Report #4 (line 1)" in said
+    assert "the FINAL REPORT (line 4) stands between them: #3 missing" in said
+
+
+def test_each_final_report_counts_the_loops_of_its_own_session():
+    log = log_of(closing(1), report(5, "A."), closing(2), report(4, "B."), report(3, "C."),
+                 report(2, "D.", kind="milestone"))
+    assert check_log(log).passed
+    wrong = log_of(closing(4, total=4), report(5, "A."), report(4, "B."), closing(2), report(3, "C."),
+                   report(2, "D."))
+    said = [p.message for p in check_log(wrong).problems]
+    assert [p.line for p in check_log(wrong).problems] == [1, 4]
+    assert "its session has 2 feedback reports" in said[0] and "the session it closes has 2" in said[1]
+
+
+def test_a_final_report_right_above_another_closes_an_empty_session():
+    log = log_of(closing(0), closing(1), report(1, "A."))
+    said = only(check_log(log), "worklog_final")
+    assert said.line == 1 and "closes an empty session" in said.message
+
+
+def test_the_gate_needs_the_log_closed_by_a_final_report_on_top(tmp_path):
+    text = (DATA / "valid_full.md").read_text(encoding="utf-8")
+    resumed = parse_text(header_text(8, 2, "40:00", "feedback") + "\nDIAGNOSE: resumed.\n---\n" + text)
+    assert check_log(resumed).passed
+    gate = only(check_log(resumed, final=True, kb_dir=make_kb(tmp_path)), "worklog_fail_gate")
+    assert "not closed" in gate.message and "Report #8 (line 1)" in gate.message
+
+
+def test_a_correction_counts_final_reports_as_places():
+    wrong = report(1, "A.", lines=4)
+    log = log_of(report(3, *correction_body(3, 4, 2)), report(2, "B."), closing(1), wrong)
+    assert check_log(log).passed and unacknowledged_mismatches(log) == []
+    assert [r.number for r in unacknowledged_mismatches(log_of(report(2, "B."), closing(1), wrong))] == [1]
+
+
+def test_a_final_report_is_separated_like_any_report():
+    top, final, bottom = report(2, "A."), closing(1), report(1, "B.")
+    assert check_log(parse_text("\n".join([*top, "---", *final, "---", *bottom]) + "\n")).passed
+    missing = parse_text("\n".join([*top, *final, "---", *bottom]) + "\n")
+    assert pairs(check_log(missing).problems) == [("worklog_separator", 3)]
+    doubled = parse_text("\n".join([*top, "---", *final, "---", "", "---", *bottom]) + "\n")
+    assert pairs(check_log(doubled).problems) == [("worklog_separator", 27)]

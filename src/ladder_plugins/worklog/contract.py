@@ -27,8 +27,10 @@ TASK_TYPES = ("research", "project", "document", "code", "analysis", "design", "
 #: the minimum the skill applies when both minimums are null
 DEFAULT_MINUTES = 5
 
-_KEY_LINE = re.compile(r"^(?P<key>[^\s:-][^:]*?)\s*:(?P<value>.*)$")
-_BULLET = re.compile(r"^\s*-(?:\s+(?P<text>.*))?$")
+# linear by construction: the key runs greedily to the first colon (its trailing spaces are stripped after),
+# never a lazy run next to a run of spaces; numbers are [0-9], never \d (other scripts' digits)
+_KEY_LINE = re.compile(r"^(?P<key>[^\s:-][^:]*):(?P<value>.*)$")
+_BULLET = re.compile(r"^\s*-(?P<text>(?:\s.*)?)$")
 _PLACEHOLDER = re.compile(r"^<[^>]*>$")
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _TIME = re.compile(r"^(?P<hours>[0-9]{2}):(?P<minutes>[0-9]{2})$")
@@ -92,9 +94,9 @@ def read_block(report: Report) -> Block:
         bullet, key = _BULLET.match(text), _KEY_LINE.match(text)
         if bullet and entries:
             last = entries[-1]
-            entries[-1] = Entry(last.key, last.value, last.line, (*last.bullets, (line, bullet["text"] or "")))
+            entries[-1] = Entry(last.key, last.value, last.line, (*last.bullets, (line, bullet["text"].lstrip())))
         elif key and not bullet:
-            entries.append(Entry(key["key"], key["value"].strip(), line))
+            entries.append(Entry(key["key"].rstrip(), key["value"].strip(), line))
         else:
             stray.append((line, text))
     return Block(report, tuple(entries), tuple(stray))
@@ -144,6 +146,8 @@ def termination(log: WorkLog) -> Optional[Termination]:
 def closest(word: str, choices: tuple[str, ...]) -> Optional[str]:
     """The choice ``word`` most likely means (case, spaces and hyphens aside), or ``None``."""
     folded = word.strip().lower().replace(" ", "_").replace("-", "_")
+    if len(folded) > 3 * max(map(len, choices), default=0):
+        return None  # too long to be 60% alike (and difflib's cost grows with it)
     close = difflib.get_close_matches(folded, choices, n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -1,4 +1,11 @@
-"""The FINAL REPORT block (the skill's §13 end block) and, with ``--final``, the strict FAIL gate (§12).
+"""The FINAL REPORT blocks (the skill's §13 end block) and, with ``--final``, the strict FAIL gate (§12).
+
+A FINAL REPORT closes a *session*: the reports below it, down to the next FINAL REPORT
+below (or the bottom of the log). A session resumed after it (the skill's §14: "create
+Report #(N+1), continue the feedback loop") writes its reports on top of it, numbered
+on from the reports below, and is closed by a FINAL REPORT of its own; so a log holds
+one FINAL REPORT per closed session, each one's ``loops:`` and ``total_feedback_loops``
+counting its own session. The log is *closed* when its topmost block is a FINAL REPORT.
 
 A *feedback report* is a numbered report of type ``feedback`` that is neither Report #0
 (the start contract) nor a correction report: those are the loops ``loops:`` and
@@ -9,17 +16,20 @@ search sub-agent, prohibitions) is left to the reader.
 
 from __future__ import annotations
 
+import datetime
+import posixpath
 import re
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
+from ..catalogue import plural
 from .contract import Termination, contract_report, read_block, termination
 from .model import Problem, problem
 from .parse import Report, WorkLog
 from .references import is_correction
 
-__all__ = ["FIELDS", "SECTIONS", "REGISTERS", "feedback_reports", "final_block", "final_fields", "check_final",
-           "check_gate", "elapsed_seconds"]
+__all__ = ["FIELDS", "SECTIONS", "REGISTERS", "feedback_reports", "final_block", "final_blocks", "closing_block",
+           "session", "final_fields", "check_final", "check_gate", "elapsed_seconds"]
 
 FIELDS = ("end_time", "termination_mode", "total_feedback_loops", "total_proposals_generated",
           "total_proposals_validated", "total_proposals_falsified")
@@ -28,33 +38,65 @@ SECTIONS = ("Summary: Confirmed / Uncertain / Follow-up Required", "Key Artifact
 REGISTERS = ("UNCERTAINTY-REGISTER.md", "GAP-REGISTER.md")
 MODES = ("time", "count", "both")
 
-_FIELD = re.compile(r"^(?P<key>[a-z_]+):\s*(?P<value>.*?)\s*$")
+# Linear by construction: a field's value runs greedily to the end of the line (stripped after), never a lazy
+# run next to a run of spaces; the other runs of spaces stand between characters they cannot take. Numbers
+# are [0-9], never \d (which takes every script's digits).
+_FIELD = re.compile(r"^(?P<key>[a-z_]+):(?P<value>.*)$")
 _COUNT = re.compile(r"^[0-9]{1,9}$")
 _GENERATED = re.compile(r"^(?P<total>[0-9]{1,9})\s*\(\s*convergent:\s*(?P<convergent>[0-9]{1,9})\s*,\s*"
                         r"divergent:\s*(?P<divergent>[0-9]{1,9})\s*\)$")
-_CLOCK = re.compile(r"\b[0-9]{1,2}:[0-9]{2}\b")
+#: the system time: HH:MM or HH:MM:SS, the date before it allowed (ISO 8601, a space or a T between)
+_END_TIME = re.compile(r"^(?:(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[ T])?(?P<hours>[0-9]{2}):(?P<minutes>[0-9]{2})"
+                       r"(?::(?P<seconds>[0-9]{2}))?$")
 _ELAPSED = re.compile(r"^(?P<minutes>[0-9]{2,9}):(?P<seconds>[0-5][0-9])$")
 _REPRODUCIBILITY = re.compile(r"^#+\s.*reproducibility", re.I)
 _GATE_HEADERS = ("worklog_lines", "worklog_header")
 
 
+def _is_loop(report: Report) -> bool:
+    return report.kind == "report" and report.type == "feedback" and report.number != 0 and not is_correction(report)
+
+
 def feedback_reports(log: WorkLog) -> list[Report]:
-    """The loops: type feedback, not Report #0, not a correction report."""
-    return [r for r in log.numbered if r.type == "feedback" and r.number != 0 and not is_correction(r)]
+    """The loops of the whole log, every session's: type feedback, not Report #0, not a correction report."""
+    return [r for r in log.reports if _is_loop(r)]
+
+
+def final_blocks(log: WorkLog) -> list[Report]:
+    """Every FINAL REPORT block, top to bottom: one for each closed session."""
+    return [r for r in log.reports if r.kind == "final"]
 
 
 def final_block(log: WorkLog) -> Optional[Report]:
-    """The first FINAL REPORT block from the top, if any."""
-    return next((r for r in log.reports if r.kind == "final"), None)
+    """The first FINAL REPORT block from the top, if any: the newest closed session's."""
+    return next(iter(final_blocks(log)), None)
+
+
+def closing_block(log: WorkLog) -> Optional[Report]:
+    """The FINAL REPORT that closes the log: its topmost block when that is one, else ``None`` (the newest
+    session is open, or there is no report)."""
+    return log.reports[0] if log.reports and log.reports[0].kind == "final" else None
+
+
+def session(log: WorkLog, block: Report) -> tuple[Report, ...]:
+    """The reports the FINAL REPORT ``block`` closes: those below it down to the next FINAL REPORT (or the
+    bottom of the log)."""
+    below = log.reports[block.index + 1:]
+    end = next((i for i, r in enumerate(below) if r.kind == "final"), len(below))
+    return below[:end]
+
+
+def _session_loops(log: WorkLog, block: Report) -> int:
+    return sum(1 for r in session(log, block) if _is_loop(r))
 
 
 def final_fields(report: Report) -> dict[str, tuple[int, str]]:
-    """The block's ``field: value`` lines, each field's first: its line and value."""
+    """The block's ``field: value`` lines, each field's first: its line and value (stripped)."""
     found: dict[str, tuple[int, str]] = {}
     for offset, text in enumerate(report.body):
         match = _FIELD.match(text)
         if match and match["key"] in FIELDS:
-            found.setdefault(match["key"], (report.start + 1 + offset, match["value"]))
+            found.setdefault(match["key"], (report.start + 1 + offset, match["value"].strip()))
     return found
 
 
@@ -64,18 +106,19 @@ def elapsed_seconds(text: Optional[str]) -> Optional[int]:
     return int(match["minutes"]) * 60 + int(match["seconds"]) if match else None
 
 
-# --- the block -------------------------------------------------------------------------------------------------
+# --- the blocks ------------------------------------------------------------------------------------------------
 
-def _placement(log: WorkLog, path: str) -> list[Problem]:
-    finals = [r for r in log.reports if r.kind == "final"]
-    found = [problem("worklog_final", path, r.start, f"line {r.start}: a second FINAL REPORT (the first at line "
-                     f"{finals[0].start}); the end block is written once") for r in finals[1:]]
-    if finals and finals[0].index != 0:
-        above = log.reports[finals[0].index - 1]
-        found.append(problem("worklog_final", path, finals[0].start,
-                             f"line {finals[0].start}: the FINAL REPORT stands below {above.name} (line "
-                             f"{above.start}); it is written last, on top of the log"))
-    return found
+def _empty_session(log: WorkLog, block: Report) -> list[Problem]:
+    """A FINAL REPORT that closes no report: right above another one, or the last block of the log."""
+    if session(log, block):
+        return []
+    below = log.below(block, 1)
+    where = (f"stands right above another FINAL REPORT (line {below.start})" if below is not None else
+             "is the last block of the log, no report below it")
+    return [problem("worklog_final", log.path, block.start,
+                    f"line {block.start}: the FINAL REPORT {where}, so it closes an empty session; a FINAL REPORT "
+                    "closes the session whose reports stand below it (a resumed session writes its reports, "
+                    "numbered on, above the last FINAL REPORT, then its own FINAL REPORT on top)")]
 
 
 def _mode(value: str, terms: Optional[Termination]) -> Optional[str]:
@@ -94,16 +137,33 @@ def _generated(value: str) -> Optional[str]:
     return None if total == parts else f"says {total}, but convergent and divergent add up to {parts}"
 
 
+def _real_date(text: Optional[str]) -> bool:
+    try:
+        return text is None or bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
+def _end_time(value: str) -> Optional[str]:
+    match = _END_TIME.match(value)
+    if match and int(match["hours"]) < 24 and int(match["minutes"]) < 60 and int(match["seconds"] or 0) < 60 \
+            and _real_date(match["date"]):
+        return None
+    return (f"'{value[:40]}': expected the system time of day, HH:MM or HH:MM:SS (00:00 to 23:59), the date "
+            "before it allowed (YYYY-MM-DD, then a space or T), such as 14:35 or 2026-03-03 14:35:07")
+
+
 def _loops_field(value: str, loops: int) -> Optional[str]:
     if not _COUNT.match(value):
         return f"'{value[:40]}': expected the number of feedback loops"
-    return None if int(value) == loops else f"says {value}, but the log has {loops} feedback reports"
+    return None if int(value) == loops else \
+        f"says {value}, but the session it closes has {plural(loops, 'feedback report')}"
 
 
-def _checks(log: WorkLog) -> dict[str, Callable[[str], Optional[str]]]:
-    loops, terms = len(feedback_reports(log)), termination(log)
+def _checks(log: WorkLog, loops: int) -> dict[str, Callable[[str], Optional[str]]]:
+    terms = termination(log)
     return {
-        "end_time": lambda v: None if _CLOCK.search(v) else f"'{v[:40]}': expected the system time, such as 14:35",
+        "end_time": _end_time,
         "termination_mode": lambda v: _mode(v, terms),
         "total_feedback_loops": lambda v: _loops_field(v, loops),
         "total_proposals_generated": _generated,
@@ -112,8 +172,8 @@ def _checks(log: WorkLog) -> dict[str, Callable[[str], Optional[str]]]:
     }
 
 
-def _fields(log: WorkLog, block: Report) -> list[Problem]:
-    fields, checks = final_fields(block), _checks(log)
+def _fields(log: WorkLog, block: Report, loops: int) -> list[Problem]:
+    fields, checks = final_fields(block), _checks(log, loops)
     absent = [f"'{key}:'" for key in FIELDS if key not in fields]
     found = [problem("worklog_final", log.path, block.start, f"line {block.start}: the FINAL REPORT lacks "
                      f"{', '.join(absent)}; its fields are {', '.join(FIELDS)}")] if absent else []
@@ -133,22 +193,32 @@ def _sections(log: WorkLog, block: Report) -> list[Problem]:
                     f"section{'s' if len(absent) > 1 else ''} {', '.join(absent)} of the skill's end block")]
 
 
-def _loops_header(log: WorkLog, block: Report) -> list[Problem]:
-    loops = len(feedback_reports(log))
+def _extent(log: WorkLog, block: Report) -> str:
+    """Where ``block``'s session ends, in words."""
+    reports = session(log, block)
+    after = log.below(reports[-1], 1) if reports else None
+    return f"down to the FINAL REPORT at line {after.start}" if after is not None else "down to the bottom of the log"
+
+
+def _loops_header(log: WorkLog, block: Report, loops: int) -> list[Problem]:
     if block.malformed or block.loops == loops:
         return []
     said = "more digits than a count" if block.loops is None else f"loops: {block.loops}"
     return [problem("worklog_final", log.path, block.start,
-                    f"line {block.start}: the FINAL REPORT header says {said}, but the log has {loops} feedback "
-                    "reports (type feedback; Report #0 and correction reports are not loops)")]
+                    f"line {block.start}: the FINAL REPORT header says {said}, but its session has "
+                    f"{plural(loops, 'feedback report')} (the reports below it {_extent(log, block)}; type feedback, "
+                    "Report #0 and correction reports are not loops)")]
+
+
+def _block(log: WorkLog, block: Report) -> list[Problem]:
+    loops = _session_loops(log, block)
+    return [*_empty_session(log, block), *_fields(log, block, loops), *_sections(log, block),
+            *_loops_header(log, block, loops)]
 
 
 def check_final(log: WorkLog) -> list[Problem]:
-    """The end block's problems: where it stands, its fields, its sections, its loop count."""
-    block = final_block(log)
-    if block is None:
-        return []
-    return [*_placement(log, log.path), *_fields(log, block), *_sections(log, block), *_loops_header(log, block)]
+    """Each FINAL REPORT's problems: an empty session, its fields, its sections, its session's loop count."""
+    return [p for block in final_blocks(log) for p in _block(log, block)]
 
 
 # --- the strict FAIL gate --------------------------------------------------------------------------------------
@@ -178,15 +248,20 @@ def _loop_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:
     return items
 
 
-def _register_items(path: str, kb_dir: Optional[Path]) -> list[Problem]:
+def _register_items(path: str, kb_dir: Optional[Path], kb_shown: Optional[str]) -> list[Problem]:
     if kb_dir is None:
         return [_gate(path, 1, "the uncertainty and gap registers cannot be checked: no knowledge base directory "
                       "was given")]
-    return [_gate(path, 1, f"{(kb_dir / 'curated' / name).as_posix()} does not exist (the skill's §8 register)")
-            for name in REGISTERS if not (kb_dir / "curated" / name).is_file()]
+    shown = kb_dir.as_posix() if kb_shown is None else kb_shown
+    return [_gate(path, 1, f"{posixpath.normpath(posixpath.join(shown, 'curated', name))} does not exist (the "
+                  "skill's §8 register)") for name in REGISTERS if not (kb_dir / "curated" / name).is_file()]
 
 
 def _final_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:
+    if block is None and final_blocks(log):
+        top = log.reports[0]
+        return [_gate(log.path, top.start, f"the log is not closed: its topmost block is {top.located}, not a "
+                      "FINAL REPORT (a resumed session ends with a FINAL REPORT of its own on top; §13, §14)")]
     if block is None:
         return [_gate(log.path, 1, "no FINAL REPORT block (the skill's §13 end block, written on top)")]
     if any(_REPRODUCIBILITY.match(text) for text in block.body):
@@ -213,8 +288,8 @@ def _verified_items(path: str, found: Sequence[Problem]) -> list[Problem]:
 
 
 def _unmet(log: WorkLog, terms: Termination, block: Optional[Report]) -> list[str]:
-    """What of the execution boundary is not met: the final block's elapsed time (the top report's without one)
-    and the number of loops, against the contract's minimums."""
+    """What of the execution boundary is not met, against the contract's minimums: the closing FINAL REPORT's
+    elapsed time (the top report's when the log is not closed) and the loops of every session."""
     top = block or (log.reports[0] if log.reports else None)
     elapsed = top.elapsed if top else None
     seconds, loops = elapsed_seconds(elapsed), len(feedback_reports(log))
@@ -222,7 +297,7 @@ def _unmet(log: WorkLog, terms: Termination, block: Optional[Report]) -> list[st
     if terms.minutes is not None and seconds is not None and seconds < terms.minutes * 60:
         unmet.append(f"elapsed {elapsed} is under min_required_minutes: {terms.minutes}")
     if terms.loops is not None and loops < terms.loops:
-        unmet.append(f"{loops} feedback loop{'' if loops == 1 else 's'} under min_required_loops: {terms.loops}")
+        unmet.append(f"{plural(loops, 'feedback loop')} under min_required_loops: {terms.loops}")
     return unmet
 
 
@@ -235,9 +310,12 @@ def _termination_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:
                   f"the execution boundary is not met ({terms.mode} mode): {'; '.join(unmet)}")]
 
 
-def check_gate(log: WorkLog, found: Sequence[Problem], kb_dir: Optional[Path]) -> list[Problem]:
+def check_gate(log: WorkLog, found: Sequence[Problem], kb_dir: Optional[Path],
+               kb_shown: Optional[str] = None) -> list[Problem]:
     """The FAIL gate items a program can check, given the problems ``found`` so far; each missing one is a
-    problem (the gate has no conditional pass)."""
-    block = final_block(log)
-    return [*_contract_items(log, found), *_loop_items(log, block), *_register_items(log.path, kb_dir),
+    problem (the gate has no conditional pass). The log must be closed (a FINAL REPORT on top: that one's
+    proposals, reproducibility section and elapsed time are read); loops count over every session.
+    ``kb_shown`` is how messages name ``kb_dir`` (its POSIX form when not given)."""
+    block = closing_block(log)
+    return [*_contract_items(log, found), *_loop_items(log, block), *_register_items(log.path, kb_dir, kb_shown),
             *_final_items(log, block), *_verified_items(log.path, found), *_termination_items(log, block)]

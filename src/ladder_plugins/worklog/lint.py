@@ -2,9 +2,10 @@
 
 Run here: nothing before the first header, each header in its form, ``elapsed`` and
 ``type`` of their forms, numbers strictly decreasing downwards (no gaps unless
-allowed), one ``---`` between reports and none after the last, and ``lines:`` equal
-to the prose count. ``contract``, ``references`` and ``final`` add theirs; with
-``final=True`` the FAIL gate comes last, as it reads what the others found.
+allowed; they go on across FINAL REPORTs, each of which closes a session), one ``---``
+between reports and none after the last, and ``lines:`` equal to the prose count.
+``contract``, ``references`` and ``final`` add theirs; with ``final=True`` the FAIL gate
+comes last, as it reads what the others found.
 
 Notes say where the seed's awk one-liner would disagree (it counts other lines, see
 ``parse``) and which mismatches a correction report acknowledges, so that a user who
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from .contract import check_contract, suggestion
 from .final import check_final, check_gate
@@ -95,25 +96,46 @@ def _type(path: str, report: Report) -> list[Problem]:
                     f"milestone or synthesis{suggestion(report.type, REPORT_TYPES)}")]
 
 
-def _step(above: Report, below: Report, allow_gaps: bool) -> Optional[str]:
-    """Why ``below`` cannot stand right under ``above`` (both numbered), or ``None``."""
+def _where(above: Report, below: Report, between: tuple[Report, ...]) -> str:
+    """Where ``below`` stands against ``above``, the next numbered report over it, and what stands between."""
+    if not between:
+        return f"line {below.start}: Report #{below.number} stands right below Report #{above.number} (line " \
+               f"{above.start})"
+    names = ", ".join(r.located for r in between[:3]) + (f" and {len(between) - 3} more" if len(between) > 3 else "")
+    return (f"line {below.start}: Report #{below.number} is the next numbered report below Report #{above.number} "
+            f"(line {above.start}); {names} {'stands' if len(between) == 1 else 'stand'} between them")
+
+
+def _gap(a: int, b: int, unread: int) -> str:
+    missing = f"#{b + 1}" if a - b == 2 else f"#{a - 1} to #{b + 1}"
+    unknown = (f" ({plural(unread, 'report')} between them without a readable number cannot carry all of them)"
+               if unread else "")
+    return f"{missing} missing{unknown}; numbers decrease by one (unless gaps are allowed)"
+
+
+def _step(log: WorkLog, above: Report, below: Report, allow_gaps: bool) -> Optional[str]:
+    """Why ``below`` cannot be the next numbered report under ``above``, or ``None``. A FINAL REPORT between
+    them takes no number; a report between them whose number cannot be read may carry a missing one."""
     a, b = above.number or 0, below.number or 0
-    where = f"line {below.start}: Report #{b} stands right below Report #{a} (line {above.start})"
+    between = log.reports[above.index + 1: below.index]
+    where = _where(above, below, between)
     if b == a:
         return f"{where}: the same number twice; each report has its own"
     if b > a:
         return f"{where}; reports stack newest on top, so numbers decrease downwards"
-    if a - b > 1 and not allow_gaps:
-        missing = f"#{b + 1}" if a - b == 2 else f"#{a - 1} to #{b + 1}"
-        return f"{where}: {missing} missing; numbers decrease by one (unless gaps are allowed)"
+    unread = sum(1 for r in between if r.kind == "report")
+    if a - b - 1 > unread and not allow_gaps:
+        return f"{where}: {_gap(a, b, unread)}"
     return None
 
 
 def _order(log: WorkLog, allow_gaps: bool) -> list[Problem]:
+    """Each numbered report against the next numbered one below it, whatever stands between (FINAL REPORTs,
+    reports whose number cannot be read): numbers go on across FINAL REPORTs."""
     numbered = [r for r in log.numbered if r.number is not None]
     found = []
     for above, below in zip(numbered, numbered[1:]):
-        why = _step(above, below, allow_gaps)
+        why = _step(log, above, below, allow_gaps)
         if why:
             found.append(problem("worklog_order", log.path, below.start, why))
     return found
@@ -127,8 +149,8 @@ def _separators(log: WorkLog, report: Report) -> list[Problem]:
     below = log.reports[report.index + 1]
     if not lines:
         return [problem("worklog_separator", log.path, below.start,
-                        f"line {below.start}: no '---' line between {report.name} (line {report.start}) and "
-                        f"{below.name} (line {below.start}); exactly one separates two reports")]
+                        f"line {below.start}: no '---' line between {report.located} and {below.located}; exactly "
+                        "one separates two reports (a FINAL REPORT too)")]
     return [problem("worklog_separator", log.path, line, f"line {line}: a second '---' between {report.name} and "
                     f"{below.name} (the first at line {lines[0]}); exactly one separates two reports")
             for line in lines[1:]]
@@ -243,11 +265,16 @@ def _count_reasons(report: Report) -> list[str]:
     return [form.format(plural(n, word)) for (word, form), n in zip(_REASONS, counts) if n > 0]
 
 
+def _at(report: Report) -> str:
+    """``Report #3 at line 8``, ``the FINAL REPORT at line 1``, ``the report at line 12`` (its line named once)."""
+    return report.name if report.kind == "report" and report.number is None else f"{report.name} at line {report.start}"
+
+
 def _awk_reasons(report: Report, verdict: AwkVerdict) -> str:
     """``counts 6: it skips 1 blank line inside the report`` and the like."""
     reasons = _count_reasons(report) if verdict.actual != report.count else []
-    reasons += [f"it counts the {plural(m.awk_count, 'line')} of {m.name} at line {m.start} into this report, as "
-                "its header does not start with '=== Report'" for m in verdict.merged]
+    reasons += [f"it counts the {plural(m.awk_count, 'line')} of {_at(m)} into this report, as its header does "
+                "not start with '=== Report'" for m in verdict.merged]
     if verdict.declared is None:
         reasons.append("it reads no 'lines: N' (one space, then digits) in the header, so declared is empty")
     return f"counts {verdict.actual}" + (": " + "; ".join(reasons) if reasons else "")
@@ -280,8 +307,8 @@ def _verdicts_by_start(log: WorkLog) -> dict[int, AwkVerdict]:
 
 def _lines(log: WorkLog, awk: dict[int, AwkVerdict]) -> list[Problem]:
     return [problem("worklog_lines", log.path, r.start,
-                    f"{r.name} declares lines: {r.declared}, but the report has {r.count} lines (header through "
-                    f"last content line, line {r.last_line}){_awk_clause(r, awk.get(r.start))}")
+                    f"{r.name} declares lines: {r.declared}, but the report has {plural(r.count, 'line')} (header "
+                    f"through last content line, line {r.last_line}){_awk_clause(r, awk.get(r.start))}")
             for r in unacknowledged_mismatches(log)]
 
 
@@ -289,7 +316,7 @@ def _acknowledged_note(log: WorkLog, correction: Correction) -> Problem:
     r = correction.target
     assert r is not None  # a valid correction has its target
     return problem("worklog_lines", log.path, r.start,
-                   f"{r.name} declares lines: {r.declared} and has {r.count} lines; the CORRECTION at line "
+                   f"{r.name} declares lines: {r.declared} and has {plural(r.count, 'line')}; the CORRECTION at line "
                    f"{correction.line} ({correction.report.name}) acknowledges it, so it is no error (old reports "
                    "are never edited)")
 
@@ -308,13 +335,13 @@ def _awk_note(log: WorkLog, report: Report, verdict: Optional[AwkVerdict]) -> li
     wrong = report.declared != report.count
     if verdict is None:
         return [problem("worklog_lines", log.path, report.start,
-                        f"{_ONE_LINER} does not see the header of {report.name} (line {report.start}; it does not "
-                        "start with '=== Report'): it counts its lines into the report above")]
+                        f"{_ONE_LINER} does not see the header of {report.located} (it does not start with "
+                        "'=== Report'): it counts its lines into the report above")]
     if verdict.mismatch == wrong:
         return []
     if wrong:
         message = (f"{_ONE_LINER} reports no mismatch for {report.name} (it {_awk_reasons(report, verdict)}), but "
-                   f"by the prose definition the report has {report.count} lines, not {report.declared}")
+                   f"by the prose definition the report has {plural(report.count, 'line')}, not {report.declared}")
     else:
         message = (f"{report.name}: lines: {report.declared} is right (header through last content line, line "
                    f"{report.last_line}), but {_ONE_LINER} prints '{verdict.text()}' (it "
@@ -326,7 +353,7 @@ def _above_first_note(log: WorkLog, verdict: AwkVerdict) -> list[Problem]:
     if not verdict.mismatch:
         return []
     what = ["the lines before the first header"] if _awk_lines(log.preamble) else []
-    what += [f"{m.name} at line {m.start}" for m in verdict.merged]
+    what += [_at(m) for m in verdict.merged]
     return [problem("worklog_lines", log.path, 1,
                     f"{_ONE_LINER} prints '{verdict.text()}' for the {plural(verdict.actual, 'line')} above its "
                     f"first '=== Report' header ({', '.join(what)}): they are no report with a count; ignore that "
@@ -345,22 +372,23 @@ def _notes(log: WorkLog) -> list[Problem]:
 
 # --- the whole -------------------------------------------------------------------------------------------------
 
-def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False,
-              kb_dir: Optional[Path] = None) -> LintResult:
+def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False, kb_dir: Optional[Path] = None,
+              kb_shown: Optional[str] = None) -> LintResult:
     """Every problem of ``log`` and the notes that explain it; ``final`` adds the strict FAIL gate, which needs
-    ``kb_dir`` (the knowledge base) for the registers."""
+    ``kb_dir`` (the knowledge base) for the registers; ``kb_shown`` is how its messages name that directory
+    (``kb_dir.as_posix()`` when not given), used in messages only."""
     found = [*_structure(log, allow_gaps), *_lines(log, _verdicts_by_start(log)), *check_contract(log),
              *check_references(log), *check_final(log)]
     if final:
-        found += check_gate(log, found, kb_dir)
+        found += check_gate(log, found, kb_dir, kb_shown)
     return LintResult(tuple(ordered(found)), tuple(ordered(_notes(log))))
 
 
-def check_file(file: Path, shown: Optional[str] = None, *, allow_gaps: bool = False, final: bool = False,
-               kb_dir: Optional[Path] = None) -> LintResult:
-    """:func:`check_log` of the file; one that cannot be read is one ``worklog_unreadable`` problem."""
+def check_file(file: Path, shown: Optional[str] = None, **options: Any) -> LintResult:
+    """:func:`check_log` of the file (``options`` are its keywords: ``allow_gaps``, ``final``, ``kb_dir``,
+    ``kb_shown``); one that cannot be read is one ``worklog_unreadable`` problem."""
     try:
         log = read_log(file, shown)
     except WorkLogError as exc:
         return LintResult((problem("worklog_unreadable", shown or file.as_posix(), exc.line, exc.reason),))
-    return check_log(log, allow_gaps=allow_gaps, final=final, kb_dir=kb_dir)
+    return check_log(log, **options)

@@ -13,7 +13,9 @@ the two disagree.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
@@ -27,16 +29,27 @@ REPORT_TYPES = ("feedback", "milestone", "synthesis")
 HEADER_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: feedback|milestone|synthesis ==="
 FINAL_FORM = "=== FINAL REPORT | elapsed: MM:SS | loops: N ==="
 
+#: the largest work log read (it is read whole, and a session writes nothing near it)
+MAX_BYTES = 64 * 1024 * 1024
+_TOO_BIG = "larger than 64 MiB; a work log is read whole"
+#: opening a FIFO that slipped in after the stat must not wait for a writer, nor a terminal become ours
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+
+# Every pattern below is linear in its line: no two adjacent quantifiers can take the same character (a run
+# of spaces belongs to one of them, the next one starts at a character the first cannot take), and numbers
+# are read with [0-9], never \d, which takes every script's digits and hands int() a '٣'.
+
 #: a line that is meant as a header: ``===`` then ``Report`` or ``FINAL``, however the rest is written; every
 #: line the seed's awk one-liner takes for a header (``^=== Report``, ``=== Reports`` too) is one, so that
 #: ``awk_count`` is what it counts
 _CANDIDATE = re.compile(r"^\s*={2,}\s*(?:report|final\b)", re.I)
 _REPORT = re.compile(
-    r"^=== Report #(?P<number>\d+) \| lines: (?P<lines>\d+) \| elapsed: (?P<elapsed>[^|]*?) "
-    r"\| type: (?P<type>[^|]*?) ===$")
-_FINAL = re.compile(r"^=== FINAL REPORT \| elapsed: (?P<elapsed>[^|]*?) \| loops: (?P<loops>\d+) ===$")
-_LOOSE_NUMBER = re.compile(r"#\s*(\d+)")
-_LOOSE_LINES = re.compile(r"lines\s*:\s*(\d+)", re.I)
+    r"^=== Report #(?P<number>[0-9]+) \| lines: (?P<lines>[0-9]+) \| elapsed: (?P<elapsed>[^|]*) "
+    r"\| type: (?P<type>[^|]*) ===$")
+_FINAL = re.compile(r"^=== FINAL REPORT \| elapsed: (?P<elapsed>[^|]*) \| loops: (?P<loops>[0-9]+) ===$")
+_FINAL_CANDIDATE = re.compile(r"^\s*={2,}\s*final\b", re.I)
+_LOOSE_NUMBER = re.compile(r"#\s*([0-9]+)")
+_LOOSE_LINES = re.compile(r"lines\s*:\s*([0-9]+)", re.I)
 #: the largest number a header may carry: beyond it, it is a typo, not a count (and int() of it is costly)
 _MAX_DIGITS = 9
 
@@ -114,6 +127,12 @@ class Report:
             return "the FINAL REPORT"
         return f"Report #{self.number}" if self.number is not None else f"the report at line {self.start}"
 
+    @property
+    def located(self) -> str:
+        """Its name with its line, once: ``Report #3 (line 8)``, ``the FINAL REPORT (line 1)``, ``the report at
+        line 12``."""
+        return self.name if self.kind == "report" and self.number is None else f"{self.name} (line {self.start})"
+
 
 @dataclass(frozen=True)
 class WorkLog:
@@ -151,7 +170,7 @@ def _header_fields(line: str) -> dict[str, object]:
     if strict:
         return {"kind": "report", "malformed": None, "number": _number(strict["number"]),
                 "declared": _number(strict["lines"]), "elapsed": strict["elapsed"], "type": strict["type"]}
-    if re.match(r"^\s*={2,}\s*final\b", text, re.I):
+    if _FINAL_CANDIDATE.match(text):
         return {"kind": "final", "malformed": f"a final block's header reads '{FINAL_FORM}'"}
     number, lines = _LOOSE_NUMBER.search(text), _LOOSE_LINES.search(text)
     return {"kind": "report", "malformed": f"a report header reads '{HEADER_FORM}'",
@@ -199,18 +218,49 @@ def parse_text(text: str, path: str = "work-log.md") -> WorkLog:
     return WorkLog(path, tuple(line.rstrip("\r") for line in lines), tuple(preamble), reports)
 
 
+def _not_readable(status: os.stat_result) -> Optional[str]:
+    """Why a file of ``status`` is not read as a work log: not a regular file (a FIFO would block the read for
+    ever, a device never end), or too large to read whole."""
+    if stat.S_ISDIR(status.st_mode):
+        return "is a directory, not a work log file"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file (a FIFO, a device or a socket); a work log is a regular file"
+    return _TOO_BIG if status.st_size > MAX_BYTES else None
+
+
+def _checked(name: str, status: os.stat_result) -> None:
+    why = _not_readable(status)
+    if why:
+        raise WorkLogError(name, why)
+
+
+def _read_regular(file: Path, name: str) -> bytes:
+    """The bytes of ``file`` (symlinks followed), read only when it is a regular file of at most ``MAX_BYTES``:
+    looked at before it is opened, and the file opened looked at again (it may have been replaced)."""
+    _checked(name, os.stat(file))
+    with os.fdopen(os.open(file, _OPEN_FLAGS), "rb") as stream:
+        _checked(name, os.fstat(stream.fileno()))
+        data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise WorkLogError(name, _TOO_BIG)
+    return data
+
+
 def read_log(file: Path, shown: Optional[str] = None) -> WorkLog:
     """Read and parse ``file``; ``shown`` is its path as messages name it. A file that cannot be read raises
-    :class:`WorkLogError` naming it and the reason (a byte that is not UTF-8 by its offset and line)."""
+    :class:`WorkLogError` naming it and the reason (a byte that is not UTF-8 by its offset and line); only a
+    regular file is read (a FIFO, a device or a socket is refused, never waited on), and one of at most 64 MiB."""
     name = shown or file.as_posix()
     try:
-        data = file.read_bytes()
+        data = _read_regular(file, name)
     except FileNotFoundError:
         raise WorkLogError(name, "no such file (a work log is a Markdown file of reports, newest on top)") from None
     except IsADirectoryError:
         raise WorkLogError(name, "is a directory, not a work log file") from None
     except OSError as exc:
         raise WorkLogError(name, f"cannot be read ({exc.strerror or exc})") from None
+    except ValueError as exc:  # a path with a NUL byte in it
+        raise WorkLogError(name, f"cannot be read ({exc})") from None
     return parse_text(decode(data, name), name)
 
 

@@ -2,8 +2,9 @@
 
 A *relative reference* is ``K-report-below`` or ``K-reports-below`` (either number,
 any case), optionally followed by ``line N below`` (a comma between them or not): the
-K-th report under this one, counted by place (not by number), and its N-th line, the
-header being line 1 (the seed's §2.4). An *absolute reference* is ``Report #N`` or
+K-th report under this one, counted by place (not by number; a FINAL REPORT is a place),
+and its N-th line, the header being line 1 (the seed's §2.4). Messages give K and N as
+written, however many digits they have. An *absolute reference* is ``Report #N`` or
 ``R#N`` in a body (headers are exempt). A *correction* is a body line that opens with
 ``CORRECTION:``; a report holding one is a *correction report*, whose other lines may
 name reports absolutely (the line itself may not). A correction that names a real
@@ -17,14 +18,17 @@ import re
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
+from ..catalogue import plural
 from .model import Problem, problem
 from .parse import Report, WorkLog
 
 __all__ = ["Correction", "Reference", "relative_references", "corrections", "acknowledged", "is_correction",
            "check_references", "correction_line"]
 
-_RELATIVE = re.compile(r"\b(?P<steps>[0-9]+)-reports?-below\b(?:\s*,?\s*line\s+(?P<line>[0-9]+)\s+below\b)?",
-                       re.I)
+# Linear by construction: no two adjacent quantifiers take the same character (the spaces before an optional
+# comma are one run, those after it another, the comma between them), and numbers are [0-9], never \d.
+_RELATIVE = re.compile(
+    r"\b(?P<steps>[0-9]+)-reports?-below\b(?:\s*(?:,\s*)?line\s+(?P<line>[0-9]+)\s+below\b)?", re.I)
 _ABSOLUTE = re.compile(r"\bReport\s*#\s*[0-9]+|\bR#[0-9]+", re.I)
 _OPENS = re.compile(r"^\s*CORRECTION:")
 _CORRECTION = re.compile(
@@ -34,10 +38,24 @@ _FORM = "'CORRECTION: K-reports-below header declares lines: X, actual is Y.'"
 #: beyond this many digits a number in a reference is no place in any log (and int() of it is costly)
 _MAX_DIGITS = 9
 _HUGE = 10 ** _MAX_DIGITS
+#: a number as written is shown whole up to this many digits, then cut
+_SHOWN_DIGITS = 30
 
 
 def _number(text: Optional[str]) -> Optional[int]:
+    """The number, for looking a report or a line up: one of more digits than any log reaches is ``_HUGE``
+    (messages show it as written, :func:`_written`)."""
     return None if text is None else (int(text) if len(text) <= _MAX_DIGITS else _HUGE)
+
+
+def _written(text: str) -> str:
+    """A number as written (its leading zeros dropped), cut when it is longer than any message needs."""
+    digits = text.lstrip("0") or "0"
+    return digits if len(digits) <= _SHOWN_DIGITS else f"{digits[:_SHOWN_DIGITS]}… ({len(digits)} digits)"
+
+
+def _cut(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _body(report: Report) -> Iterator[tuple[int, str]]:
@@ -46,13 +64,22 @@ def _body(report: Report) -> Iterator[tuple[int, str]]:
         yield report.start + 1 + offset, text
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _ordinal(text: str) -> str:
+    """``1st``, ``12th``, ``99999999999th``: the number as written, however long."""
+    digits = text.lstrip("0") or "0"
+    suffix = "th" if digits[-2:-1] == "1" else {"1": "st", "2": "nd", "3": "rd"}.get(digits[-1], "th")
+    if len(digits) <= _SHOWN_DIGITS:
+        return digits + suffix
+    return f"{digits[:_SHOWN_DIGITS]}…{suffix} ({len(digits)} digits)"
 
 
 def _below(log: WorkLog, report: Report) -> int:
     return len(log.reports) - report.index - 1
+
+
+def _standing(count: int) -> str:
+    """``no report stands``, ``1 report stands``, ``2 reports stand``."""
+    return "no report stands" if count == 0 else f"{plural(count, 'report')} {'stands' if count == 1 else 'stand'}"
 
 
 def is_correction(report: Report) -> bool:
@@ -78,6 +105,8 @@ class Reference:
     steps: int
     target_line: Optional[int]
     target: Optional[Report]
+    #: K and N as written (the numbers above are clamped past 9 digits, for looking them up)
+    written: tuple[str, Optional[str]] = ("", None)
 
 
 def relative_references(log: WorkLog) -> list[Reference]:
@@ -90,21 +119,23 @@ def relative_references(log: WorkLog) -> list[Reference]:
             for match in _RELATIVE.finditer(text):
                 steps = _number(match["steps"]) or 0
                 found.append(Reference(report, line, match[0], steps, _number(match["line"]),
-                                       log.below(report, steps)))
+                                       log.below(report, steps), (match["steps"], match["line"])))
     return found
 
 
 def _unresolved(log: WorkLog, ref: Reference) -> Optional[str]:
     """Why ``ref`` names no report and line, or ``None`` when it does."""
-    where = f"line {ref.line}: '{ref.text}' in {ref.report.name}"
+    where = f"line {ref.line}: '{_cut(ref.text)}' in {ref.report.name}"
+    steps, line = ref.written
     if ref.steps < 1:
         return f"{where} names no report below: K counts from 1 (1-report-below is the report under this one)"
     if ref.target is None:
-        return (f"{where} names the {_ordinal(ref.steps)} report below it, but only {_below(log, ref.report)} "
-                "stand below it")
+        below = _below(log, ref.report)
+        return (f"{where} names the {_ordinal(steps)} report below it, but {'only ' if below else ''}"
+                f"{_standing(below)} below it")
     if ref.target_line is not None and not 1 <= ref.target_line <= ref.target.count:
-        return (f"{where} names line {ref.target_line} of {ref.target.name} (line {ref.target.start}), which has "
-                f"{ref.target.count} lines, its header being line 1")
+        return (f"{where} names line {_written(line or '0')} of {ref.target.located}, which has "
+                f"{plural(ref.target.count, 'line')}, its header being line 1")
     return None
 
 
@@ -124,7 +155,7 @@ def _absolute(log: WorkLog) -> list[Problem]:
             continue
         for line, text in _body(report):
             found += [problem("worklog_absolute_reference", log.path, line,
-                              f"line {line}: '{match[0]}' in {report.name} names a report absolutely; inside a "
+                              f"line {line}: '{_cut(match[0])}' in {report.name} names a report absolutely; inside a "
                               "body name it relatively ('2-reports-below, line 4 below'), which survives reports "
                               "added on top") for match in _ABSOLUTE.finditer(text)]
     return found
@@ -151,28 +182,28 @@ class Correction:
 def _form(text: str) -> str:
     absolute = _ABSOLUTE.search(text)
     if absolute:
-        return (f"names its report absolutely ('{absolute[0]}'); a correction names it relatively: "
+        return (f"names its report absolutely ('{_cut(absolute[0])}'); a correction names it relatively: "
                 f"{_FORM}")
     return f"does not read {_FORM}"
 
 
-def _target(log: WorkLog, report: Report, steps: int) -> tuple[Optional[Report], Optional[str]]:
+def _target(log: WorkLog, report: Report, steps: int, written: str) -> tuple[Optional[Report], Optional[str]]:
     target = log.below(report, steps)
     if target is None:
-        below = _below(log, report)
-        return None, (f"names the {_ordinal(steps)} report below, but {below} stand below {report.name}"
-                      if steps >= 1 else "names no report below (K counts from 1)")
+        return None, (f"names the {_ordinal(written)} report below, but {_standing(_below(log, report))} below "
+                      f"{report.name}" if steps >= 1 else "names no report below (K counts from 1)")
     if target.kind != "report" or target.declared is None:
-        return None, f"names {target.name} (line {target.start}), whose header has no 'lines:' count to correct"
+        return None, f"names {target.located}, whose header has no 'lines:' count to correct"
     return target, None
 
 
-def _numbers(target: Report, steps: int, declared: int, actual: int) -> Optional[str]:
+def _numbers(target: Report, steps: int, match: re.Match[str]) -> Optional[str]:
     real = f"{target.name} ({steps} below, line {target.start}) declares lines: {target.declared} and has " \
-           f"{target.count} lines"
+           f"{plural(target.count, 'line')}"
+    declared, actual = _number(match["declared"]), _number(match["actual"])
     if (declared, actual) != (target.declared, target.count):
-        return f"says declares lines: {declared}, actual is {actual}, but {real}; the line would read " + \
-               repr(correction_line(steps, target.declared or 0, target.count))
+        return f"says declares lines: {_written(match['declared'])}, actual is {_written(match['actual'])}, but " \
+               f"{real}; the line would read " + repr(correction_line(steps, target.declared or 0, target.count))
     if target.declared == target.count:
         return f"has nothing to correct: {real}"
     return None
@@ -183,9 +214,9 @@ def _correction(log: WorkLog, report: Report, line: int, text: str) -> Correctio
     if not match:
         return Correction(report, line, None, None, None, _form(text))
     steps, declared, actual = (_number(match[name]) or 0 for name in ("steps", "declared", "actual"))
-    target, wrong = _target(log, report, steps)
+    target, wrong = _target(log, report, steps, match["steps"])
     if target is not None:
-        wrong = _numbers(target, steps, declared, actual)
+        wrong = _numbers(target, steps, match)
     return Correction(report, line, target, declared, actual, wrong)
 
 
