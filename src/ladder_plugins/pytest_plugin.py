@@ -244,24 +244,36 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                  for f in files if _chosen(f.rel, state))
     if state.settings.feedback.grace_days is not None and state.selection is None:
         items.append(FeedbackItem.from_parent(session, name="ladder", nodeid="feedback-ladder::ladder"))
-    items.extend(_lint_items(session, state))
+    items.extend(_lint_items(session, state, items))
 
 
-def _lint_items(session: pytest.Session, state: _State) -> list[pytest.Item]:
+def _lint_items(session: pytest.Session, state: _State, items: list[pytest.Item]) -> list[pytest.Item]:
     """The configured work logs and knowledge base, each an item (DESIGN §13); with paths given, those under
-    them. Nothing of the lint is imported unless one is configured."""
-    settings = state.settings
-    if not settings.worklog.files and settings.worklog.kb is None:
+    them; a work log pytest collected itself (it was given, or under a directory it walked) is not made twice.
+    Nothing of the lint is imported unless one is configured."""
+    if not state.settings.worklog.files and state.settings.worklog.kb is None:
         return []
-    from .worklog.service import kb_target, log_targets
-
+    have = {item.nodeid for item in items}
     found: list[pytest.Item] = [
         WorklogItem.from_parent(session, name="ladder-worklog", nodeid=f"{t.shown}::ladder-worklog", target=t)
-        for t in (log_targets(settings) if settings.worklog.files else ()) if _chosen(t.shown, state)]
-    kb = kb_target(settings) if settings.worklog.kb is not None else None
-    if kb is not None and _chosen(kb.shown, state):
-        found.append(KbItem.from_parent(session, name="ladder-kb", nodeid=f"{kb.shown}::ladder-kb", target=kb))
-    return found
+        for t in _chosen_logs(state) if f"{t.shown}::ladder-worklog" not in have]
+    return found + _kb_items(session, state)
+
+
+def _chosen_logs(state: _State) -> list[Any]:
+    from .worklog.service import log_targets
+
+    settings = state.settings
+    return [t for t in (log_targets(settings) if settings.worklog.files else ()) if _chosen(t.shown, state)]
+
+
+def _kb_items(session: pytest.Session, state: _State) -> list[pytest.Item]:
+    from .worklog.service import kb_target
+
+    kb = kb_target(state.settings) if state.settings.worklog.kb is not None else None
+    if kb is None or not _chosen(kb.shown, state):
+        return []
+    return [KbItem.from_parent(session, name="ladder-kb", nodeid=f"{kb.shown}::ladder-kb", target=kb)]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -269,6 +281,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     state = _state(session.config)
     if state is not None:
         state.collected = _collected_tests(session.items, state.settings.root)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.Collector]:
+    """A configured work log given to pytest (``pytest --ladder work-log.md``) is collected as its item: pytest
+    has no collector of its own for a Markdown file, and would say it is not found."""
+    state = _state(parent.config)
+    if state is None or not state.settings.worklog.files:
+        return None
+    from .worklog.service import log_targets
+
+    same = [t for t in log_targets(state.settings) if t.path.name == file_path.name]
+    chosen = next((t for t in same if t.path.resolve() == file_path.resolve()), None)
+    return WorklogFile.from_parent(parent, path=file_path, target=chosen) if chosen else None
 
 
 class LadderFailure(Exception):
@@ -374,6 +399,17 @@ class WorklogItem(_ReportItem):
 
     def reportinfo(self) -> tuple[Path, Optional[int], str]:
         return self.target.path, None, f"ladder {self.what}: {self.target.shown}"
+
+
+class WorklogFile(pytest.File):
+    """A configured work log pytest was given: it collects the one item of the lint."""
+
+    def __init__(self, *, target: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target = target
+
+    def collect(self) -> list[pytest.Item]:
+        return [WorklogItem.from_parent(self, name="ladder-worklog", target=self.target)]
 
 
 class KbItem(WorklogItem):

@@ -83,7 +83,7 @@ def _check(args: argparse.Namespace) -> int:
     from ..worklog.service import check_logs, kb_target, log_targets
 
     settings = _settings()
-    kb = kb_target(settings, args.kb).path if args.kb else None
+    kb = kb_target(settings, args.kb) if args.kb else None
     checked = check_logs(settings, log_targets(settings, args.files), final=args.final, allow_gaps=args.allow_gaps,
                          kb=kb)
     emit(render(args.format, checked.problems, checked.notes, checked.checked, "work log"), args.output)

@@ -20,6 +20,9 @@ class Problem:
     line: int
     message: str
     col: int = 1
+    #: the text of the line it is at, when the front end has it: what stays the same as reports are added on
+    #: top and every line below moves (SARIF's fingerprint is made of it)
+    context: str = ""
 
     @property
     def code(self) -> str:

@@ -54,16 +54,24 @@ def lint_json(problems: Sequence[Problem], notes: Sequence[Problem], checked: Se
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
 
-def _fingerprint(p: Problem) -> str:
-    """Stable while reports are added on top (which moves every line down): the code, the file, the message."""
-    return hashlib.sha256(f"{p.code}\0{p.path}\0{p.message}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+def _fingerprints(problems: Sequence[Problem]) -> list[str]:
+    """Stable while reports are added on top, which moves every line and renumbers none: the code, the file,
+    the flagged line's text (else the message), and which of several such problems it is."""
+    seen: dict[tuple[str, str, str], int] = {}
+    found = []
+    for p in problems:
+        key = (p.code, p.path, p.context or p.message)
+        seen[key] = seen.get(key, 0) + 1
+        text = "\0".join([*key, str(seen[key])])
+        found.append(hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32])
+    return found
 
 
 def lint_sarif(problems: Sequence[Problem], version: str) -> str:
     listed = list(WORKLOG_RULES.values())
     index = {rule.code: i for i, rule in enumerate(listed)}
-    results = [sarif_result(index, Finding(p.code, "error", p.message, p.path, p.line, _fingerprint(p)))
-               for p in problems]
+    results = [sarif_result(index, Finding(p.code, "error", p.message, p.path, p.line, mark))
+               for p, mark in zip(problems, _fingerprints(problems))]
     return sarif_document(listed, results, version) + "\n"
 
 

@@ -31,7 +31,7 @@ def read_reports(log: WorkLog, count: int) -> Reading:
     from .lint import unacknowledged_mismatches
 
     wrong = {r.index for r in unacknowledged_mismatches(log)}
-    if any(line.strip() for line in log.preamble) and log.reports:
+    if log.preamble and log.reports:
         return Reading("", f"{log.path}:1: line 1 is not a report header, so the protocol cannot start; "
                            "ladder worklog check says what is there")
     shown: list[str] = []
@@ -47,6 +47,8 @@ def _untrusted(log: WorkLog, report: Report, wrong: set[int]) -> Optional[str]:
     where = f"{log.path}:{report.start}"
     if report.malformed:
         return f"{where}: {report.name}'s header cannot be read ({report.malformed})"
+    if report.kind == "report" and report.declared is None:
+        return f"{where}: {report.name}'s count cannot be read (more than 9 digits), so its end is not known"
     if report.index in wrong:
         return (f"{where}: {report.name} declares lines: {report.declared}, but has {report.count}; reading by "
                 "its header would go wrong here. Run 'ladder worklog correct' to write a correction report")

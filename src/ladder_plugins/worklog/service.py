@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .model import Problem, ordered
-from .parse import WorkLog, read_log
+from .model import Problem, ordered, problem
+from .parse import WorkLog, WorkLogError, read_log
 
 __all__ = ["Checked", "Target", "log_targets", "kb_target", "check_logs", "check_knowledge_base", "open_log",
            "lock_for", "stdin_text", "kb_split"]
@@ -58,9 +58,9 @@ def _target(given: str, root: Path, base: Path) -> Target:
 def log_targets(settings: Any, given: Sequence[str] = ()) -> list[Target]:
     """The work logs a command means: those given (relative to the working directory), else the configured
     ones (relative to the root), else ``work-log.md`` at the root."""
-    if given:
-        return [_target(g, settings.root, Path.cwd()) for g in given]
-    return [_target(f, settings.root, settings.root) for f in settings.worklog.logs]
+    found = ([_target(g, settings.root, Path.cwd()) for g in given] if given else
+             [_target(f, settings.root, settings.root) for f in settings.worklog.logs])
+    return list({t.shown: t for t in found}.values())  # one file named twice is checked once
 
 
 def kb_target(settings: Any, given: Optional[str] = None) -> Target:
@@ -74,36 +74,61 @@ def open_log(target: Target) -> WorkLog:
     return read_log(target.path, target.shown)
 
 
-def _kb_dir(settings: Any, kb: Optional[Path]) -> Path:
-    return kb if kb is not None else kb_target(settings).path
-
-
 def check_logs(settings: Any, targets: Sequence[Target], *, final: bool = False, allow_gaps: Optional[bool] = None,
-               kb: Optional[Path] = None) -> Checked:
-    """Every problem of the work logs: one that cannot be read is one ``worklog_unreadable`` problem."""
-    from .lint import check_file
-
+               kb: Optional[Target] = None) -> Checked:
+    """Every problem of the work logs: one that cannot be read is one ``worklog_unreadable`` problem; ``kb``
+    is the knowledge base ``final`` looks for the registers in (default: the configured one)."""
     gaps = settings.worklog.allow_gaps if allow_gaps is None else allow_gaps
-    results = [check_file(t.path, t.shown, allow_gaps=gaps, final=final, kb_dir=_kb_dir(settings, kb))
-               for t in targets]
-    return Checked(tuple(ordered(p for r in results for p in r.problems)),
-                   tuple(ordered(n for r in results for n in r.notes)), tuple(t.shown for t in targets))
+    kb = kb or kb_target(settings)
+    results = [_checked(t, gaps, final, kb) for t in targets]
+    return Checked(tuple(ordered(p for found, _ in results for p in found)),
+                   tuple(ordered(n for _, notes in results for n in notes)), tuple(t.shown for t in targets))
+
+
+def _checked(target: Target, gaps: bool, final: bool, kb: Target) -> tuple[list[Problem], list[Problem]]:
+    from .lint import check_log
+
+    try:
+        log = open_log(target)
+    except WorkLogError as exc:
+        return [problem("worklog_unreadable", target.shown, exc.line, exc.reason)], []
+    result = check_log(log, allow_gaps=gaps, final=final, kb_dir=kb.path, kb_shown=kb.shown)
+    return _in_context(result.problems, log), _in_context(result.notes, log)
+
+
+def _in_context(found: Sequence[Problem], log: WorkLog) -> list[Problem]:
+    """Each problem with the text of its line (what its SARIF fingerprint is made of)."""
+    return [replace(p, context=log.lines[p.line - 1]) if 0 < p.line <= len(log.lines) else p for p in found]
 
 
 def check_knowledge_base(settings: Any, target: Target) -> Checked:
-    """Every problem of the knowledge base at ``target``; paths are shown as ``target.shown`` shows it."""
+    """Every problem of the knowledge base at ``target``, its paths shown as ``target.shown`` begins them."""
     from .kb import check_kb
 
-    root, directory = kb_split(target)
-    return Checked(tuple(check_kb(root, directory)), (), (target.shown,))
+    root, directory = kb_split(settings, target)
+    found = check_kb(root, directory)
+    if not _inside(target.path, settings.root):
+        found = [replace(p, path=f"{target.shown.rstrip('/')}/{p.path}") for p in found]
+    return Checked(tuple(found), (), (target.shown,))
 
 
-def kb_split(target: Target) -> tuple[Path, str]:
-    """The base and the relative directory under it whose POSIX join is how ``target`` is shown."""
-    shown = target.shown.rstrip("/") or "."
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        return True
+    except ValueError:
+        return False
+
+
+def kb_split(settings: Any, target: Target) -> tuple[Path, str]:
+    """The base and the directory below it the knowledge base code is given: the project root and the path
+    from it (``.`` for the root itself); for a knowledge base outside the project, the knowledge base itself
+    and ``.``, so a symlink out of it is out of bounds and paths are relative to it."""
     path = Path(os.path.abspath(target.path))
-    depth = len(Path(shown).parts) if not os.path.isabs(shown) else 1
-    return path.parents[depth - 1], Path(*path.parts[-depth:]).as_posix()
+    if _inside(path, settings.root):
+        root = Path(os.path.abspath(settings.root))
+        return root, path.relative_to(root).as_posix()
+    return path, "."
 
 
 def lock_for(settings: Any, target: Target) -> Path:

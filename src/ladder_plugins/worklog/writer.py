@@ -10,6 +10,8 @@ on top that names it relatively, as the skill requires.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from datetime import datetime, time
 from pathlib import Path
@@ -23,6 +25,10 @@ from .parse import REPORT_TYPES, Report, WorkLog, decode, header_text, is_blank,
 __all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed_since", "parse_elapsed",
            "correction_body", "prepared_body"]
 
+#: ASCII digits only: ``str.isdigit`` also takes ``²`` and ``٠``, which the header's form does not
+_ELAPSED = re.compile(r"[0-9]{1,6}:[0-5][0-9]")
+_CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
+_MAX_BYTES = 64 << 20
 _CANDIDATE_HINT = "a line that opens with '===' and names a report would start a report of its own"
 
 
@@ -56,21 +62,17 @@ class Timing:
 
 def parse_elapsed(text: str) -> str:
     """``MM:SS`` as the header writes it (minutes two digits at least, seconds 00-59), or a clear error."""
-    minutes, sep, seconds = text.strip().partition(":")
-    if not (sep and minutes.isdigit() and seconds.isdigit() and len(seconds) == 2 and int(seconds) < 60
-            and len(minutes) <= 6):
+    if not _ELAPSED.fullmatch(text.strip()):
         raise LadderError(f"elapsed {text!r}: expected minutes and seconds as MM:SS, such as 14:30")
+    minutes, _, seconds = text.strip().partition(":")
     return f"{int(minutes):02d}:{seconds}"
 
 
 def _clock(text: str, what: str) -> time:
-    try:
-        hours, minutes = text.strip().split(":")
-        if len(hours) != 2 or len(minutes) != 2:
-            raise ValueError
-        return time(int(hours), int(minutes))
-    except ValueError:
-        raise LadderError(f"{what} {text!r}: expected a time of day as HH:MM, such as 09:05") from None
+    match = _CLOCK.fullmatch(text.strip())
+    if match is None:
+        raise LadderError(f"{what} {text!r}: expected a time of day as HH:MM, such as 09:05")
+    return time(int(match[1]), int(match[2]))
 
 
 def elapsed_since(start: str, now: datetime, *, what: str = "start") -> str:
@@ -125,28 +127,40 @@ def prepared_body(text: str) -> list[str]:
 
 
 def _top_number(log: WorkLog) -> int:
-    """The number the next report takes; a log whose top cannot take one more is an error naming why."""
+    """The number the next report takes: one more than the newest numbered report's (a FINAL REPORT on top
+    closed a session; a resumed one goes on above it, skill §14). A log whose top cannot take one more is an
+    error naming why."""
     if any(not is_blank(line) for line in log.preamble):
         raise LadderError(f"{log.path}:1: the log does not open with a report header, so a report on top would "
                           "take in its first lines; fix line 1 first (ladder worklog check shows it)")
-    if not log.reports:
+    top = next((r for r in log.reports if r.kind == "report"), None)
+    if top is None:
         return 0
-    top = log.reports[0]
-    if top.kind == "final":
-        raise LadderError(f"{log.path}:{top.start}: the log ends with its FINAL REPORT; no report is written on "
-                          "top of it")
     if top.number is None:
-        raise LadderError(f"{log.path}:{top.start}: the top report's number cannot be read ({top.malformed}); "
-                          "fix its header first")
+        why = top.malformed or "more than 9 digits"
+        raise LadderError(f"{log.path}:{top.start}: the newest report's number cannot be read ({why}); fix its "
+                          "header first")
     return top.number + 1
+
+
+def _readable(file: Path, shown: str) -> bytes:
+    """The log's bytes (none for a new file); only a regular file is read: a FIFO would block for ever."""
+    if not file.exists():
+        return b""
+    if not file.is_file():
+        raise LadderError(f"{shown}: is not a regular file; a work log is a Markdown file")
+    if file.stat().st_size > _MAX_BYTES:
+        raise LadderError(f"{shown}: larger than {_MAX_BYTES >> 20} MiB; a work log is read and written whole")
+    return file.read_bytes()
 
 
 class _Log:
     """The work log file as text: read whole, its line ending and byte-order mark kept when written back."""
 
     def __init__(self, file: Path, shown: str) -> None:
-        self.file, self.shown = file, shown
-        data = file.read_bytes() if file.exists() else b""
+        # through a symlink to the file it names: replacing the link itself would leave its target behind
+        self.file, self.shown = Path(os.path.realpath(file)), shown
+        data = _readable(self.file, shown)
         self.bom = data.startswith(b"\xef\xbb\xbf")
         self.text = decode(data, shown)
         self.newline = "\r\n" if "\r\n" in self.text else "\n"
