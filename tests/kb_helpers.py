@@ -112,3 +112,13 @@ def found(root: Path) -> list[tuple[str, str, int]]:
 
 def messages(root: Path, key: str) -> list[str]:
     return [p.message for p in checked(root) if p.code == code(key)]
+
+
+def loop(root: Path, rel: str) -> Path:
+    """``kb/rel`` made a symlink to itself (what was there removed): examining it fails with ELOOP."""
+    path = root / "kb" / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        path.unlink()
+    path.symlink_to(path.name)
+    return path

@@ -4,22 +4,36 @@ only the lines it must and changes nothing when it refuses; nothing read is trus
 
 from __future__ import annotations
 
+import errno
 import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from ladder_plugins.errors import LadderError
-from ladder_plugins.worklog import kb
-from tests.kb_helpers import (ARCHIVED, CURATED, RAW, build_kb, checked, code, found, line_of, messages, note_text,
-                              register_text, write, write_note)
+from ladder_plugins.worklog import kb, kbmove
+from tests.kb_helpers import (ARCHIVED, CURATED, RAW, build_kb, checked, code, found, line_of, loop, messages,
+                              note_text, register_text, write, write_note)
 
 NOW = datetime(2026, 3, 5, 10, 0, 0, 123456, tzinfo=timezone.utc)
+#: NOW as the local wall-clock time of the ``tokyo`` fixture (UTC+9), to the second
+NOW_IN_TOKYO = "2026-03-05T19:00:00"
 
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def tokyo(monkeypatch):
+    """Local time is UTC+9 (a POSIX zone: no tz database needed), as for a note an agent wrote in Tokyo."""
+    monkeypatch.setenv("TZ", "JST-9")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 
 
 # -- a valid base, the layout ---------------------------------------------------------------
@@ -292,13 +306,13 @@ def test_the_index_is_the_same_whatever_the_order_or_time_of_the_files(tmp_path)
 # -- move -----------------------------------------------------------------------------------
 
 
-def test_move_to_curated_keeps_every_other_byte(tmp_path):
+def test_move_to_curated_keeps_every_other_byte(tmp_path, tokyo):
     build_kb(tmp_path)
     source = tmp_path / "kb" / "raw" / f"{RAW}.md"
     before = source.read_text()
-    moved = kb.move_note(tmp_path, "kb", RAW, "curated", reason=None, now=NOW)
+    moved = kbmove.move_note(tmp_path, "kb", RAW, "curated", reason=None, now=NOW)
     expected = before.replace("status: raw", "status: curated").replace(
-        "updated: 2026-03-03T15:00:00", "updated: 2026-03-05T10:00:00+00:00")
+        "updated: 2026-03-03T15:00:00", f"updated: {NOW_IN_TOKYO}")
     assert moved == tmp_path / "kb" / "curated" / f"{RAW}.md" and not source.exists()
     assert moved.read_text() == expected
     assert f"- topic/db-pooling: [{RAW}, {CURATED}]" in (tmp_path / "kb" / "_index.md").read_text()
@@ -308,7 +322,7 @@ def test_move_to_archive_adds_a_quoted_reason_and_keeps_crlf(tmp_path):
     build_kb(tmp_path)
     source = tmp_path / "kb" / "raw" / f"{RAW}.md"
     source.write_bytes(source.read_bytes().replace(b"\n", b"\r\n"))
-    moved = kb.move_note(tmp_path, "kb", RAW, "archive", reason='p99 "45ms" was\na fluke', now=NOW)
+    moved = kbmove.move_note(tmp_path, "kb", RAW, "archive", reason='p99 "45ms" was\na fluke', now=NOW)
     lines = moved.read_bytes().split(b"\r\n")
     assert lines[line_of("confidence")] == b'archived_reason: "p99 \\"45ms\\" was\\na fluke"'
     assert b"\n" not in moved.read_bytes().replace(b"\r\n", b"")
@@ -318,7 +332,7 @@ def test_move_replaces_a_multi_line_value_and_keeps_the_comments_after_it(tmp_pa
     build_kb(tmp_path)
     text = note_text(RAW, "raw", links=f"[{CURATED}]", archived_reason="|\n  an old reason\n  on two lines")
     write(tmp_path, f"raw/{RAW}.md", text.replace("two lines\n", "two lines\n\n# kept\n"))
-    moved = kb.move_note(tmp_path, "kb", RAW, "archive", reason="falsified", now=NOW)
+    moved = kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="falsified", now=NOW)
     assert 'archived_reason: "falsified"\n\n# kept\n---\n' in moved.read_text()
 
 
@@ -326,7 +340,7 @@ def test_archive_without_a_reason_changes_nothing(tmp_path):
     build_kb(tmp_path)
     before = _tree(tmp_path)
     with pytest.raises(LadderError, match="needs a reason"):
-        kb.move_note(tmp_path, "kb", RAW, "archive", reason="  ", now=NOW)
+        kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="  ", now=NOW)
     assert _tree(tmp_path) == before
 
 
@@ -342,7 +356,7 @@ def test_a_move_that_cannot_be_done_changes_nothing(tmp_path, note_id, target, p
     before = _tree(tmp_path)
     reason = "why" if target == "archive" else None
     with pytest.raises(LadderError, match=part):
-        kb.move_note(tmp_path, "kb", note_id, target, reason=reason, now=NOW)
+        kbmove.move_note(tmp_path, "kb", note_id, target, reason=reason, now=NOW)
     assert _tree(tmp_path) == before
 
 
@@ -351,7 +365,7 @@ def test_a_move_never_overwrites(tmp_path):
     write_note(tmp_path, "curated", RAW, links=f"[{CURATED}]")
     before = _tree(tmp_path)
     with pytest.raises(LadderError, match="several folders"):
-        kb.move_note(tmp_path, "kb", RAW, "archive", reason="x", now=NOW)
+        kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="x", now=NOW)
     assert _tree(tmp_path) == before
 
 
@@ -359,7 +373,7 @@ def test_a_note_that_cannot_be_read_is_not_moved(tmp_path):
     build_kb(tmp_path)
     write(tmp_path, f"raw/{RAW}.md", "---\n{id: x, status: raw}\n---\n")
     with pytest.raises(LadderError, match="not one key per line"):
-        kb.move_note(tmp_path, "kb", RAW, "curated", reason=None, now=NOW)
+        kbmove.move_note(tmp_path, "kb", RAW, "curated", reason=None, now=NOW)
     assert (tmp_path / "kb" / "raw" / f"{RAW}.md").exists()
 
 
@@ -379,3 +393,176 @@ def test_an_unreadable_note_is_a_problem(tmp_path):
     build_kb(tmp_path)
     (tmp_path / "kb" / "raw" / f"{RAW}.md").chmod(0)
     assert "cannot be read (Permission denied)" in messages(tmp_path, "kb_frontmatter")[0]
+
+
+# -- what review found: entries that cannot be examined, names that are not UTF-8 -------------
+
+
+@pytest.mark.parametrize("rel", ["raw/loop.md", "_index.md", "loop2", "notes/loop"])
+def test_a_symlink_loop_is_a_layout_problem_of_that_entry(tmp_path, rel):
+    build_kb(tmp_path)
+    loop(tmp_path, rel)
+    problems = [p for p in kb.check_kb(tmp_path) if p.path == f"kb/{rel}"]
+    assert [(p.code, p.line) for p in problems] == [(code("kb_layout"), 1)]
+    assert "cannot be examined (Too many levels of symbolic links)" in problems[0].message
+
+
+@pytest.mark.parametrize("rel", ["raw/loop.md", "_index.md", "notes/loop"])
+def test_every_kb_command_survives_a_symlink_loop(tmp_path, rel):
+    build_kb(tmp_path)
+    loop(tmp_path, rel)
+    assert "# KB Index" in kb.index_text(tmp_path)
+    if rel == "_index.md":
+        with pytest.raises(LadderError, match="_index.md: cannot be examined"):
+            kb.write_index(tmp_path)
+    else:
+        moved = kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="x", now=NOW)
+        assert moved.exists()
+
+
+def test_an_entry_without_permission_is_a_layout_problem(tmp_path, monkeypatch):
+    build_kb(tmp_path)
+    denied = os.path.join(str(tmp_path), "kb", "raw", f"{RAW}.md")
+    real_stat = os.stat
+
+    def stat(path, *args, **kwargs):
+        if os.fspath(path) == denied:
+            raise PermissionError(errno.EACCES, "Permission denied", denied)
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    problems = kb.check_kb(tmp_path)
+    assert (code("kb_layout"), f"kb/raw/{RAW}.md", 1) in [(p.code, p.path, p.line) for p in problems]
+    assert any("cannot be examined (Permission denied)" in p.message for p in problems)
+
+
+def test_a_note_id_too_long_for_a_file_name_is_no_note(tmp_path):
+    build_kb(tmp_path)
+    with pytest.raises(LadderError, match="no note"):
+        kbmove.move_note(tmp_path, "kb", "x" * 5000, "curated", reason=None, now=NOW)
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_and_left_out_of_the_index(tmp_path):
+    build_kb(tmp_path)
+    index = kb.index_text(tmp_path)
+    bad = tmp_path / "kb" / "raw" / os.fsdecode(b"20260303-170000-caf\xe9.md")
+    bad.write_text(note_text("20260303-170000-cafe", "raw", tags="[topic/other]"))
+    assert kb.write_index(tmp_path) is False and kb.index_text(tmp_path) == index
+    problems = kb.check_kb(tmp_path)
+    assert [(p.code, p.path) for p in problems] == [(code("kb_layout"), "kb/raw/20260303-170000-caf\\xe9.md")]
+    assert "its name is not UTF-8" in problems[0].message and problems[0].message.encode("utf-8")
+
+
+def test_a_name_that_is_not_utf8_elsewhere_is_shown_safely(tmp_path):
+    build_kb(tmp_path)
+    write(tmp_path, os.fsdecode(b"notes/\xff/x.md"), "no frontmatter")
+    assert [p.path for p in kb.check_kb(tmp_path)] == ["kb/notes/\\xff/x.md"]
+
+
+# -- what review found: move ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written, expected", [
+    ("2026-03-05T18:30:00", NOW_IN_TOKYO),
+    ("2026-03-05", NOW_IN_TOKYO),
+    ("2026-03-05T18:30:00+09:00", "2026-03-05T10:00:00+00:00"),
+    ("2026-03-05 09:30:00Z", "2026-03-05T10:00:00+00:00"),
+])
+def test_move_writes_updated_in_the_notes_own_style(tmp_path, tokyo, written, expected):
+    build_kb(tmp_path)
+    write_note(tmp_path, "raw", RAW, links=f"[{CURATED}]", created=written, updated=written)
+    moved = kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="falsified", now=NOW)
+    assert f"\nupdated: {expected}\n" in moved.read_text()
+    assert kb.check_kb(tmp_path) == []
+
+
+@pytest.mark.parametrize("key, written", [
+    ("created", "2026-03-05T19:30:00"),
+    ("updated", "2026-03-05T19:00:01"),
+    ("updated", "2026-03-05T10:30:00Z"),
+])
+def test_move_never_writes_an_updated_before_the_notes_times(tmp_path, tokyo, key, written):
+    build_kb(tmp_path)
+    write_note(tmp_path, "raw", RAW, links=f"[{CURATED}]", **{key: written})
+    before = _tree(tmp_path)
+    with pytest.raises(LadderError, match=f"before {key} {written}.*clock behind"):
+        kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="falsified", now=NOW)
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("evidence, body", [(None, None), ("[E1]", "\n# Pool\n\n## Evidence\n\n- E1: method=x\n")])
+def test_curating_a_note_without_evidence_is_refused(tmp_path, evidence, body):
+    build_kb(tmp_path)
+    write_note(tmp_path, "raw", RAW, links=f"[{CURATED}]", evidence=evidence, **({"body": body} if body else {}))
+    before = _tree(tmp_path)
+    with pytest.raises(LadderError, match=f"{RAW}.md: a curated note needs evidence.*add them first"):
+        kbmove.move_note(tmp_path, "kb", RAW, "curated", reason=None, now=NOW)
+    assert _tree(tmp_path) == before
+
+
+def _index_a_folder(root: Path) -> None:
+    (root / "kb" / "_index.md").unlink()
+    (root / "kb" / "_index.md").mkdir()
+
+
+def _archive_a_file(root: Path) -> None:
+    (root / "kb" / "archive" / f"{ARCHIVED}.md").rename(root / "kb" / "curated" / f"{ARCHIVED}.md")
+    (root / "kb" / "archive").rmdir()
+    (root / "kb" / "archive").write_text("not a folder")
+
+
+@pytest.mark.parametrize("breaks, part", [(_index_a_folder, "_index.md: is not a regular file"),
+                                          (_archive_a_file, "kb/archive: is not a folder")])
+def test_a_move_that_would_fail_part_way_changes_nothing(tmp_path, breaks, part):
+    build_kb(tmp_path)
+    breaks(tmp_path)
+    before = _tree(tmp_path)
+    with pytest.raises(LadderError, match=part):
+        kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="x", now=NOW)
+    assert _tree(tmp_path) == before
+
+
+def test_an_index_that_fails_after_the_move_says_the_note_moved(tmp_path, monkeypatch):
+    build_kb(tmp_path)
+
+    def fails(root, directory="kb"):
+        raise LadderError("kb/_index.md: cannot be written (No space left on device)")
+
+    monkeypatch.setattr(kbmove, "write_index", fails)
+    with pytest.raises(LadderError, match=f"{RAW}.md was moved to kb/archive/.*only the index.*No space"):
+        kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="x", now=NOW)
+    assert (tmp_path / "kb" / "archive" / f"{RAW}.md").exists()
+
+
+def test_move_keeps_the_comment_of_a_line_it_replaces(tmp_path, tokyo):
+    build_kb(tmp_path)
+    text = note_text(RAW, "raw", links=f"[{CURATED}]", archived_reason="'old'  # first try")
+    write(tmp_path, f"raw/{RAW}.md", text.replace("status: raw", "status: raw   # reviewed by Ann"))
+    moved = kbmove.move_note(tmp_path, "kb", RAW, "archive", reason="# not a comment", now=NOW)
+    assert "\nstatus: archived   # reviewed by Ann\n" in moved.read_text()
+    assert '\narchived_reason: "# not a comment"  # first try\n' in moved.read_text()
+
+
+# -- what review found: the evidence heading, the index's Updated ------------------------------
+
+
+def test_an_evidence_heading_with_more_words_is_the_evidence_section(tmp_path):
+    build_kb(tmp_path)
+    body = "\n# Pool\n\n## Evidence (sources)\n\n- E1: method=x fetched_at=2026-03-03\n"
+    write_note(tmp_path, "curated", CURATED, links=f"[{RAW}]", body=body)
+    assert found(tmp_path) == []
+
+
+def test_the_index_shows_updated_as_written(tmp_path):
+    build_kb(tmp_path)
+    write_note(tmp_path, "raw", RAW, links=f"[{CURATED}]", updated="2026-03-03 17:00:00Z  # after the test")
+    assert "\nUpdated: 2026-03-03 17:00:00Z\n" in kb.index_text(tmp_path)
+
+
+def test_lone_surrogates_of_yaml_escapes_reach_neither_the_index_nor_a_message(tmp_path):
+    build_kb(tmp_path)
+    write_note(tmp_path, "raw", RAW, id='"\\udcff"', tags='["topic/\\udcff", type/x]', updated='"\\udcff"',
+               links=f"[{CURATED}]")
+    kb.write_index(tmp_path)
+    assert "type/x" in kb.index_text(tmp_path)
+    assert all(p.message.encode("utf-8") for p in kb.check_kb(tmp_path))

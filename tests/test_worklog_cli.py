@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -48,17 +49,24 @@ def reports(root: Path, name: str = "work-log.md"):
 
 
 def started(root: Path) -> Path:
-    """A project whose log holds its start contract and two loops."""
-    assert add(project(root), CONTRACT, "--type", "milestone", "--elapsed", "00:40").returncode == 0
-    assert add(root, "DIAGNOSE: the count\n\nPROPOSE: compute it\n", "--elapsed", "05:00").returncode == 0
-    assert add(root, "TEST: 1-report-below, line 2 below holds\n", "--elapsed", "09:30").returncode == 0
+    """A project whose log holds its start contract and two loops, written by the writer in this process (the
+    tests of ``add`` itself run the command)."""
+    from ladder_plugins.worklog.writer import LogFile, Timing, add_report
+
+    log = LogFile(project(root) / "work-log.md", "work-log.md", root / ".lock")
+    for body, kind, elapsed in ((CONTRACT, "milestone", "00:40"), ("DIAGNOSE: the count\n\nPROPOSE: compute it\n",
+                                "feedback", "05:00"), ("TEST: 1-report-below, line 2 below holds\n", "feedback", "09:30")):
+        add_report(log, body, kind, Timing(datetime.now(timezone.utc), elapsed))
     return root
 
 
 # -- add ---------------------------------------------------------------------------------------------------
 
 def test_add_writes_each_report_on_top_with_its_computed_header(tmp_path):
-    root = started(tmp_path)
+    root = project(tmp_path)
+    assert add(root, CONTRACT, "--type", "milestone", "--elapsed", "00:40").returncode == 0
+    assert add(root, "DIAGNOSE: the count\n\nPROPOSE: compute it\n", "--elapsed", "05:00").returncode == 0
+    assert add(root, "TEST: 1-report-below, line 2 below holds\n", "--elapsed", "09:30").returncode == 0
     found = reports(root)
     assert [(r.number, r.declared, r.count, r.type) for r in found] == [
         (2, 2, 2, "feedback"), (1, 4, 4, "feedback"), (0, 12, 12, "milestone")]
@@ -94,7 +102,6 @@ def test_add_refuses_a_body_that_would_break_the_format_and_writes_nothing(tmp_p
 
 @pytest.mark.parametrize("log, said", [
     ("# My log\n", "does not open with a report header"),
-    ("=== FINAL REPORT | elapsed: 30:00 | loops: 1 ===\nend_time: 10:00\n", "ends with its FINAL REPORT"),
     ("=== Report #x | lines: 1 ===\n", "number cannot be read"),
 ])
 def test_add_refuses_a_log_whose_top_cannot_take_a_report(tmp_path, log, said):
@@ -103,6 +110,42 @@ def test_add_refuses_a_log_whose_top_cannot_take_a_report(tmp_path, log, said):
     done = add(root, "DIAGNOSE: x\n", "--elapsed", "01:00")
     assert done.returncode == 2 and said in done.stderr, done.stderr
     assert (root / "work-log.md").read_text() == log
+
+
+def test_a_resumed_session_adds_on_top_of_the_final_report(tmp_path):
+    """Skill §14: a session resumed after a FINAL REPORT goes on with Report #(N+1) above it."""
+    root = started(tmp_path)
+    log = root / "work-log.md"
+    log.write_text("=== FINAL REPORT | elapsed: 30:00 | loops: 2 ===\nend_time: 09:30\n---\n" + log.read_text())
+    assert add(root, "DIAGNOSE: resumed\n", "--elapsed", "31:00").returncode == 0
+    assert [(r.kind, r.number) for r in reports(root)][:3] == [("report", 3), ("final", None), ("report", 2)]
+
+
+@pytest.mark.parametrize("elapsed", ["01:²²", "01:٠٥", "¹²:00", "1:60", "1:5"])
+def test_elapsed_takes_ascii_minutes_and_seconds_only(tmp_path, elapsed):
+    root = started(tmp_path)
+    before = (root / "work-log.md").read_bytes()
+    done = add(root, "DIAGNOSE: x\n", "--elapsed", elapsed)
+    assert done.returncode == 2 and "expected minutes and seconds as MM:SS" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and (root / "work-log.md").read_bytes() == before
+
+
+def test_add_writes_through_a_symlinked_log_to_the_file_it_names(tmp_path):
+    root = started(tmp_path)
+    (root / "shared").mkdir()
+    (root / "work-log.md").rename(root / "shared" / "log.md")
+    (root / "work-log.md").symlink_to(Path("shared") / "log.md")
+    assert add(root, "DIAGNOSE: through the link\n", "--elapsed", "20:00").returncode == 0
+    assert (root / "work-log.md").is_symlink()
+    assert reports(root, "shared/log.md")[0].body == ("DIAGNOSE: through the link",)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_add_to_a_fifo_is_refused_not_waited_on(tmp_path):
+    root = project(tmp_path)
+    os.mkfifo(root / "work-log.md")
+    done = add(root, "DIAGNOSE: x\n", "--elapsed", "01:00")
+    assert done.returncode == 2 and "is not a regular file" in done.stderr, done.stderr
 
 
 def test_add_keeps_the_files_line_endings_and_byte_order_mark(tmp_path):
@@ -203,6 +246,26 @@ def test_check_speaks_json_sarif_and_github(tmp_path):
     assert github.stdout.splitlines()[0].startswith(f"::error file=work-log.md,line=4,col=1,title={code} ")
 
 
+def test_sarif_fingerprints_stay_as_reports_are_added_on_top(tmp_path):
+    root = started(tmp_path)
+    _miscounted(root)
+
+    def fingerprints() -> list[str]:
+        sarif = json.loads(ladder(["worklog", "check", "--format", "sarif"], root).stdout)
+        return [r["partialFingerprints"]["ladderFingerprint/v1"] for r in sarif["runs"][0]["results"]]
+
+    before = fingerprints()
+    assert add(root, "META: one more loop\n", "--elapsed", "30:00").returncode == 0
+    assert fingerprints() == before and len(set(before)) == 2
+
+
+def test_read_refuses_a_log_whose_line_1_is_not_a_header(tmp_path):
+    root = started(tmp_path)
+    (root / "work-log.md").write_text("\n" + (root / "work-log.md").read_text())
+    done = ladder(["worklog", "read"], root)
+    assert done.returncode == 1 and "line 1 is not a report header" in done.stderr and done.stdout == ""
+
+
 def test_check_names_a_missing_log_as_a_problem_of_its_own(tmp_path):
     done = ladder(["worklog", "check", "nowhere.md"], project(tmp_path))
     code = lint_rule("worklog_unreadable").code
@@ -221,6 +284,16 @@ def test_a_configured_work_log_and_kb_are_pytest_items(pytester):
     code = lint_rule("worklog_lines").code
     result.stdout.fnmatch_lines([f"work-log.md:1:1: {code} *"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.mark.parametrize("args", [(), ("work-log.md",), (".",)], ids=["no path", "the log", "the root"])
+def test_a_work_log_given_to_pytest_is_its_one_item(pytester, args):
+    pytester.makepyprojecttoml('[tool.ladder]\n[tool.ladder.worklog]\nfiles = ["work-log.md", "./work-log.md"]\n')
+    pytester.path.joinpath("work-log.md").write_text(SEED_EXAMPLE.read_text())
+    pytester.makepyfile(test_one="def test_one():\n    assert 1\n")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--ladder", "--ladder-no-record", "-v", *args)
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    assert result.stdout.str().count("work-log.md::ladder-worklog PASSED") == 1
 
 
 def test_without_configuration_no_lint_item_is_made(pytester):
@@ -263,3 +336,51 @@ def test_the_readmes_example_session_is_what_the_commands_print(tmp_path):
         done = subprocess.run(["bash", "-c", command], cwd=root, capture_output=True, text=True, timeout=120,
                               env={**os.environ, "PATH": path})
         assert (done.stdout + done.stderr).splitlines() == expected, command
+
+
+# -- ladder kb, where the knowledge base is ------------------------------------------------------------------
+
+def test_kb_index_then_check_passes_and_move_keeps_it_passing(tmp_path):
+    from .kb_helpers import RAW, build_kb
+
+    root = project(tmp_path)
+    build_kb(root, index=False)
+    assert ladder(["kb", "check"], root).returncode == 1  # no _index.md yet
+    assert ladder(["kb", "index"], root).stdout == "wrote kb/_index.md\n"
+    assert ladder(["kb", "index"], root).stdout == "unchanged: kb/_index.md\n"
+    assert ladder(["kb", "check"], root).stdout == "passed: knowledge base kb: no problems\n"
+    moved = ladder(["kb", "move", RAW, "archive", "--reason", 'refuted: "5" was too few'], root)
+    assert moved.returncode == 0 and (root / "kb" / "archive" / f"{RAW}.md").is_file(), moved.stderr
+    done = ladder(["kb", "check"], root)
+    assert done.returncode == 0, done.stdout
+
+
+def _broken_note(kb: Path) -> None:
+    (kb / "raw" / "20260303-170000-broken.md").write_text("no frontmatter\n")
+
+
+def test_a_kb_outside_the_project_is_named_by_its_own_path(tmp_path):
+    from .kb_helpers import build_kb
+
+    build_kb(tmp_path / "other")
+    _broken_note(tmp_path / "other" / "kb")
+    here = project(tmp_path / "here")
+    build_kb(here)
+    done = ladder(["kb", "check", str(tmp_path / "other" / "kb")], here)
+    shown = (tmp_path / "other" / "kb").as_posix()
+    assert done.returncode == 1 and f"{shown}/raw/20260303-170000-broken.md:1:1: " in done.stdout, done.stdout
+    assert "\nkb/raw/" not in "\n" + done.stdout
+
+
+def test_a_kb_at_the_project_root_keeps_paths_and_bounds_there(tmp_path):
+    from .kb_helpers import build_kb
+
+    build_kb(tmp_path / "made")
+    root = project(tmp_path / "made" / "kb", '[tool.ladder.worklog]\nkb = "."\n')
+    _broken_note(root)
+    (tmp_path / "secret.md").write_text("---\nid: x\n---\n")
+    (root / "raw" / "20260303-180000-leak.md").symlink_to(tmp_path / "secret.md")
+    done = ladder(["kb", "check"], root)
+    assert done.returncode == 1 and "\nraw/20260303-170000-broken.md:1:1: " in "\n" + done.stdout, done.stdout
+    leak = [line for line in done.stdout.splitlines() if "leak.md" in line]
+    assert leak and all(lint_rule("kb_layout").code in line for line in leak), leak

@@ -44,6 +44,14 @@ def _target(args: argparse.Namespace) -> tuple[Any, Any]:
     return settings, kb_target(settings, args.directory)
 
 
+def _location(args: argparse.Namespace) -> tuple[Any, tuple[Path, str]]:
+    """The knowledge base as the command names it, and where the knowledge base code finds it."""
+    from ..worklog.service import kb_split
+
+    settings, target = _target(args)
+    return target, kb_split(settings, target)
+
+
 def _check(args: argparse.Namespace) -> int:
     from ..worklog.output import render
     from ..worklog.service import check_knowledge_base
@@ -56,21 +64,18 @@ def _check(args: argparse.Namespace) -> int:
 
 def _index(args: argparse.Namespace) -> int:
     from ..worklog.kb import write_index
-    from ..worklog.service import kb_split
 
-    target = _target(args)[1]
-    changed = write_index(*kb_split(target))
+    target, (root, directory) = _location(args)
+    changed = write_index(root, directory)
     print(f"{'wrote' if changed else 'unchanged:'} {clean(target.shown)}/_index.md")
     return EXIT_OK
 
 
 def _move(args: argparse.Namespace) -> int:
     from ..history.run import now_utc
-    from ..worklog.kb import move_note
-    from ..worklog.service import kb_split
+    from ..worklog.kbmove import move_note
 
-    target = _target(args)[1]
-    root, directory = kb_split(target)
+    target, (root, directory) = _location(args)
     moved = move_note(root, directory, args.note, args.target, reason=args.reason, now=now_utc())
     print(f"moved {clean(args.note)} to {clean(target.shown)}/{args.target}/{clean(moved.name)}; _index.md rebuilt")
     return EXIT_OK

@@ -3,8 +3,9 @@
 A work log (``work-log.md``: reports newest on top, each under a line-count header) is
 read by ``parse`` and judged by ``lint`` (with ``contract``, ``references`` and
 ``final``); ``writer`` writes reports so their headers are right by construction,
-``reader`` reads the newest ones by their headers. A knowledge base (``kb/``) is read
-by ``notes`` and judged, indexed and reorganised by ``kb``. ``output`` turns problems
+``reader`` reads the newest ones by their headers. A knowledge base (``kb/``) is walked
+by ``kbscan``, its notes read by ``notes``, judged by ``noteschema`` and ``kb``, indexed
+by ``kbindex``, and moved by ``kbmove`` (through ``noteedit``). ``output`` turns problems
 into text, JSON, SARIF and GitHub commands; ``service`` is what the front ends call.
 
 May import: the spine, ``ladderdir``, ``history.run`` (the clock), ``reports`` (the

@@ -1,15 +1,13 @@
-"""The knowledge base as a whole: its layout, ids, links both ways, registers and index; ``ladder kb move``.
+"""The knowledge base as a whole: ids unique, links both ways, registers and the index checked; the index written.
 
-``kb/`` holds ``raw/``, ``archive/``, ``curated/`` and ``_index.md``. A note is a ``.md``
-file directly in one of the three folders; other files (images, data) and hidden
-entries (``.git``, an editor's or :func:`write_atomic`'s temporary files) are ignored;
-a ``.md`` file anywhere else is a layout problem. Nothing is followed out of the
-project root: a symlink that leads out is reported, never read, and symlinked
-sub-folders are not walked. The registers (``curated/UNCERTAINTY-REGISTER.md``,
-``curated/GAP-REGISTER.md``) are notes with fixed names: they need readable
-frontmatter tagged ``type/register`` and their table, nothing else of the schema;
-they count as curated notes in the index, link to notes without being linked back,
-and are never moved. Nothing here deletes a file but the source of a finished move.
+The folders are walked by :mod:`.kbscan` (the layout problems are its own) and each note
+is judged alone by :mod:`.noteschema`. The registers (``curated/UNCERTAINTY-REGISTER.md``,
+``curated/GAP-REGISTER.md``) are notes with fixed names: they need readable frontmatter
+tagged ``type/register`` and their table, nothing else of the schema; they count as
+curated notes in the index, link to notes without being linked back, and are never moved.
+
+Its own module: the checks that need every note at once, between the walk below them and
+``ladder kb move`` (:mod:`.kbmove`) above them, which must not make one of them fail.
 """
 
 from __future__ import annotations
@@ -17,173 +15,26 @@ from __future__ import annotations
 import difflib
 import os
 import re
-import stat
-from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterator
 
 from ..errors import LadderError
 from ..ladderdir.atomic import write_atomic
 from ..ladderdir.paths import inside
 from .kbindex import difference, render
+from .kbscan import INDEX, Scan, kind_of, printable, scan_kb, why
 from .model import Problem, ordered, problem
-from .notes import (FOLDERS, STATUS_OF_FOLDER, Note, Unreadable, check_note, edit_front_matter, read_note,
-                    read_text, shown_value, yaml_text)
+from .notes import Note, Unreadable, read_text, shown_value
+from .noteschema import check_note
 
-__all__ = ["INDEX", "REGISTERS", "check_kb", "index_text", "write_index", "move_note"]
+__all__ = ["REGISTERS", "check_kb", "index_text", "write_index", "listed_scan", "index_target", "writable"]
 
-INDEX = "_index.md"
 #: the registers in ``curated/`` and their table's columns, in order (the skill's section 8)
 REGISTERS = {
     "UNCERTAINTY-REGISTER": ("Item", "Type (epistemic/aleatory)", "Likelihood", "Impact", "Next Test"),
     "GAP-REGISTER": ("Gap ID", "Missing Data", "Impact", "Fallback", "Confidence Penalty", "Follow-up"),
 }
 _DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\Z")
-_MAX_DEPTH = 32
-
-
-@dataclass
-class _Scan:
-    """What walking ``kb/`` found: the note files read, layout problems, files per folder, the index."""
-
-    root: Path
-    real: Path
-    base: Path
-    listed: bool = False
-    notes: list[Note] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-    index: Optional[Path] = None
-
-    def shown(self, path: Path) -> str:
-        return _shown(self.root, path)
-
-    def layout(self, path: Path, message: str) -> None:
-        self.problems.append(problem("kb_layout", self.shown(path), 1, message))
-
-    def outside(self, path: Path) -> bool:
-        """Whether ``path`` leads out of the project root (then reported, and not to be read)."""
-        if inside(path, self.real):
-            return False
-        self.layout(path, "leads outside the project root (a symlink or a path out of it); it is not read: "
-                    "expected the knowledge base's files inside the project")
-        return True
-
-
-def _shown(root: Path, path: Path) -> str:
-    try:
-        return Path(os.path.relpath(path, root)).as_posix()
-    except ValueError:  # another drive
-        return path.as_posix()
-
-
-def _listing(scan: _Scan, folder: Path) -> list[os.DirEntry]:
-    """The non-hidden entries of ``folder``, by name; one that cannot be listed is a layout problem."""
-    try:
-        with os.scandir(folder) as entries:
-            return sorted((e for e in entries if not e.name.startswith(".")), key=lambda e: e.name)
-    except OSError as exc:
-        scan.layout(folder, f"cannot be listed ({exc.strerror or exc}); expected a readable folder")
-        return []
-
-
-def _scan(root: Path, directory: str) -> _Scan:
-    scan = _Scan(root, Path(os.path.realpath(root)), root / directory)
-    base = scan.base
-    if not base.exists() and not base.is_symlink():
-        scan.layout(base, "does not exist: no knowledge base; expected raw/, archive/, curated/ and _index.md in it")
-    elif not scan.outside(base) and not base.is_dir():
-        scan.layout(base, "is not a folder; expected the knowledge base's folder")
-    elif base.is_dir() and inside(base, scan.real):
-        scan.listed = True
-        for folder in FOLDERS:
-            _folder(scan, folder)
-        _top(scan, _listing(scan, base))
-    return scan
-
-
-def _folder(scan: _Scan, folder: str) -> None:
-    path = scan.base / folder
-    scan.counts[folder] = 0
-    if not path.exists() and not path.is_symlink():
-        scan.layout(path, f"is missing; expected the folder of the {STATUS_OF_FOLDER[folder]} notes")
-    elif not scan.outside(path) and not path.is_dir():
-        scan.layout(path, f"is not a folder; expected the folder of the {STATUS_OF_FOLDER[folder]} notes")
-    elif path.is_dir() and inside(path, scan.real):
-        for entry in _listing(scan, path):
-            _folder_entry(scan, folder, entry)
-
-
-def _folder_entry(scan: _Scan, folder: str, entry: os.DirEntry) -> None:
-    path = Path(entry.path)
-    if entry.is_symlink() and scan.outside(path):
-        return
-    if entry.is_dir():
-        _stray(scan, path, entry, f"in a sub-folder of {folder}/; expected notes directly in raw/, archive/ or "
-               "curated/")
-    elif entry.name.endswith(".md"):
-        if not entry.is_file():
-            scan.layout(path, "is not a regular file (a dangling symlink, a pipe or a device); expected a note file")
-            return
-        scan.counts[folder] += 1
-        scan.notes.append(read_note(path, scan.shown(path), folder))
-
-
-def _top(scan: _Scan, entries: Iterable[os.DirEntry]) -> None:
-    """The entries of ``kb/`` itself: the folders (read already), the index, and what should not be there."""
-    for entry in entries:
-        if entry.name not in FOLDERS and not (entry.is_symlink() and scan.outside(Path(entry.path))):
-            _top_entry(scan, entry)
-    if scan.index is None and not any(p.path == scan.shown(scan.base / INDEX) for p in scan.problems):
-        scan.layout(scan.base / INDEX, "is missing; expected the index 'ladder kb index' writes")
-
-
-def _top_entry(scan: _Scan, entry: os.DirEntry) -> None:
-    path = Path(entry.path)
-    if entry.name == INDEX:
-        _index_entry(scan, entry)
-    elif entry.is_dir():
-        _stray(scan, path, entry, "outside raw/, archive/ and curated/; expected every note in one of them")
-    elif entry.name.endswith(".md"):
-        scan.layout(path, "is a note outside raw/, archive/ and curated/; expected every note in one of them")
-
-
-def _index_entry(scan: _Scan, entry: os.DirEntry) -> None:
-    if entry.is_file():
-        scan.index = Path(entry.path)
-    else:
-        scan.layout(Path(entry.path), "is not a regular file; expected the index 'ladder kb index' writes")
-
-
-def _stray(scan: _Scan, top: Path, entry: os.DirEntry, where: str) -> None:
-    """A folder where notes do not go: ``.md`` in its name is a problem, and so is every ``.md`` below it;
-    a symlinked folder is not walked, nor more than 32 levels."""
-    if entry.name.endswith(".md"):
-        scan.layout(top, "is a folder, not a note file; expected a note to be a .md file")
-    stack = [] if entry.is_symlink() else [(top, 1)]
-    while stack:
-        folder, depth = stack.pop()
-        for child in _listing(scan, folder):
-            if _stray_child(scan, child, where) and depth < _MAX_DEPTH:
-                stack.append((Path(child.path), depth + 1))
-
-
-def _stray_child(scan: _Scan, child: os.DirEntry, where: str) -> bool:
-    """Report ``child`` of a stray folder if it is a note-like file; whether it is a folder to walk."""
-    path = Path(child.path)
-    if child.is_symlink() and scan.outside(path):
-        return False
-    if child.is_dir():
-        if child.name.endswith(".md"):
-            scan.layout(path, "is a folder, not a note file; expected a note to be a .md file")
-        return not child.is_symlink()
-    if child.name.endswith(".md"):
-        scan.layout(path, f"is {where}")
-    return False
-
-
-# -- the checks of the whole knowledge base -----------------------------------------------
 
 
 def _is_register(note: Note) -> bool:
@@ -193,7 +44,7 @@ def _is_register(note: Note) -> bool:
 def check_kb(root: Path, directory: str = "kb") -> list[Problem]:
     """Every problem of the knowledge base at ``root / directory``, paths relative to ``root``, ordered; a
     missing knowledge base is one ``kb_layout`` problem."""
-    scan = _scan(root, directory)
+    scan = scan_kb(root, directory)
     found = list(scan.problems)
     if scan.listed:
         notes = [n for n in scan.notes if not _is_register(n)]
@@ -265,10 +116,10 @@ def _unknown_link(note: Note, target: str, line: int, known: dict[str, list[Note
 def _no_link_back(note: Note, other: Note, line: int) -> Problem:
     return problem("kb_link", other.shown, other.line("links"),
                    f"does not link back to {shown_value(note.ident)}, which links here ({note.shown} line {line}); "
-                   f"expected links both ways: add {note.ident} to links")
+                   f"expected links both ways: add {printable(note.ident)} to links")
 
 
-def _registers(scan: _Scan) -> Iterator[Problem]:
+def _registers(scan: Scan) -> Iterator[Problem]:
     for name, columns in REGISTERS.items():
         note = next((n for n in scan.notes if n.folder == "curated" and n.stem == name), None)
         header = " | ".join(columns)
@@ -316,7 +167,7 @@ def _table_headers(body: str, first: int) -> Iterator[tuple[int, tuple[str, ...]
             yield number, _cells(line)
 
 
-def _index_problems(scan: _Scan) -> list[Problem]:
+def _index_problems(scan: Scan) -> list[Problem]:
     if scan.index is None:
         return []
     shown = scan.shown(scan.index)
@@ -333,133 +184,59 @@ def _index_problems(scan: _Scan) -> list[Problem]:
 # -- the index, written -------------------------------------------------------------------
 
 
-def _listed(root: Path, directory: str) -> _Scan:
-    scan = _scan(root, directory)
+def listed_scan(root: Path, directory: str) -> Scan:
+    """The walk of a knowledge base that could be listed; else :class:`LadderError` saying why."""
+    scan = scan_kb(root, directory)
     if not scan.listed:
         raise LadderError(f"{scan.problems[0].path}: {scan.problems[0].message}" if scan.problems
-                          else f"{_shown(root, root / directory)}: the knowledge base cannot be read")
+                          else f"{scan.shown(scan.base)}: the knowledge base cannot be read")
     return scan
 
 
 def index_text(root: Path, directory: str = "kb") -> str:
-    """The ``_index.md`` that ``ladder kb index`` writes: ``Updated:`` the newest ``updated`` of the notes (``-``
-    when none has one), ``Total notes:`` every ``.md`` file directly in raw/, archive/ and curated/ (registers
-    included, unreadable notes too), then each tag of the readable notes with the notes (file names without
-    ``.md``) that carry it, sorted. A knowledge base that cannot be listed raises :class:`LadderError`."""
-    scan = _listed(root, directory)
+    """The ``_index.md`` that ``ladder kb index`` writes: ``Updated:`` the newest ``updated`` of the notes as
+    written (``-`` when none has one), ``Total notes:`` every ``.md`` file directly in raw/, archive/ and
+    curated/ (registers included, unreadable notes too, not a name that is not UTF-8), then each tag of the
+    readable notes with the notes (file names without ``.md``) that carry it, sorted. A knowledge base that
+    cannot be listed raises :class:`LadderError`."""
+    scan = listed_scan(root, directory)
     return render(scan.counts, scan.notes)
 
 
 def write_index(root: Path, directory: str = "kb") -> bool:
-    """Write ``_index.md`` atomically when it is not :func:`index_text` already; whether it changed."""
-    scan = _listed(root, directory)
-    path = scan.base / INDEX
-    if (path.is_symlink() and not inside(path, scan.real)) or (path.exists() and not path.is_file()):
-        raise LadderError(f"{scan.shown(path)}: is not a regular file inside the project; expected the index")
+    """Write ``_index.md`` atomically when it is not :func:`index_text` already; whether it changed. What
+    stops it raises :class:`LadderError`, the old index as it was."""
+    scan = listed_scan(root, directory)
+    path = index_target(scan)
     data = render(scan.counts, scan.notes).encode("utf-8")
     try:
-        if path.exists() and path.read_bytes() == data:
+        if path.read_bytes() == data:
             return False
     except OSError:
-        pass  # unreadable: written over
-    write_atomic(path, data)
+        pass  # missing or unreadable: written over
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        raise LadderError(f"{scan.shown(path)}: cannot be written ({why(exc)}); the old index is unchanged") from None
     return True
 
 
-# -- moving a note ------------------------------------------------------------------------
+def index_target(scan: Scan) -> Path:
+    """``_index.md``, when it can be written: missing or a regular file inside the project, in a writable
+    folder; else :class:`LadderError`."""
+    path = scan.base / INDEX
+    kind, shown = kind_of(path), scan.shown(path)
+    if kind.name == "error":
+        raise LadderError(f"{shown}: cannot be examined ({kind.why}); expected the index, a regular file: remove "
+                          "it and run 'ladder kb index'")
+    if kind.name not in ("missing", "file") or (kind.link and not inside(path, scan.real)):
+        raise LadderError(f"{shown}: is not a regular file inside the project; expected the index")
+    writable(scan, scan.base)
+    return path
 
 
-def _move_reason(target: str, reason: Optional[str]) -> Optional[str]:
-    if target not in ("curated", "archive"):
-        raise LadderError(f"unknown target {target!r}: expected curated or archive")
-    text = (reason or "").strip()
-    if target == "archive" and not text:
-        raise LadderError("archiving a note needs a reason (archived_reason): expected a text saying why it was "
-                          "rejected")
-    if target == "curated" and text:
-        raise LadderError("a reason is recorded only when archiving: expected no reason for curated")
-    return text or None
-
-
-def _plain_name(note_id: str) -> bool:
-    return bool(note_id) and note_id not in (".", "..") and not any(c in note_id for c in "/\\\0")
-
-
-def _find_note(scan: _Scan, note_id: str) -> Path:
-    if note_id in REGISTERS:
-        raise LadderError(f"{note_id} is a register: registers stay in curated/ and are edited in place")
-    found = [scan.base / f / f"{note_id}.md" for f in FOLDERS] if _plain_name(note_id) else []
-    found = [p for p in found if p.is_file() and inside(p, scan.real)]
-    if len(found) > 1:
-        raise LadderError(f"note {note_id!r} is in several folders ({', '.join(map(scan.shown, found))}); expected "
-                          "one: see 'ladder kb check'")
-    if not found:
-        raise LadderError(_no_such_note(scan, note_id))
-    return found[0]
-
-
-def _no_such_note(scan: _Scan, note_id: str) -> str:
-    close = difflib.get_close_matches(note_id, [n.stem for n in scan.notes], n=1)
-    hint = f": did you mean {close[0]!r}?" if close else ""
-    return (f"no note {note_id!r} in {scan.shown(scan.base)}/raw, archive or curated{hint} (expected a note's id, "
-            "its file name without .md)")
-
-
-def _destination(scan: _Scan, target: str, name: str) -> Path:
-    folder = scan.base / target
-    if folder.is_symlink() and not inside(folder, scan.real):
-        raise LadderError(f"{scan.shown(folder)}: leads outside the project root; expected the {target} folder")
-    folder.mkdir(exist_ok=True)
-    dest = folder / name
-    if dest.exists() or dest.is_symlink():
-        raise LadderError(f"{scan.shown(dest)} exists already; a move never overwrites a file")
-    return dest
-
-
-def _edited(scan: _Scan, source: Path, changes: dict[str, str]) -> bytes:
-    shown = scan.shown(source)
-    try:
-        text = read_text(source)
-    except Unreadable as exc:
-        raise LadderError(f"{shown}:{exc.line}: the note {exc.reason}") from None
-    bom = "\ufeff" if text.startswith("\ufeff") else ""
-    return (bom + edit_front_matter(text[len(bom):], changes, shown)).encode("utf-8")
-
-
-def _changes(target: str, reason: Optional[str], now: datetime) -> dict[str, str]:
-    changes = {"status": STATUS_OF_FOLDER[target], "updated": now.isoformat(timespec="seconds")}
-    if reason is not None:
-        changes["archived_reason"] = yaml_text(reason)
-    return changes
-
-
-def _replace_file(scan: _Scan, source: Path, dest: Path, data: bytes) -> None:
-    """The moved file written (atomically, with the source's permissions), then the source removed."""
-    write_atomic(dest, data, mode=stat.S_IMODE(os.stat(source).st_mode))
-    try:
-        os.unlink(source)
-    except OSError as exc:
-        raise LadderError(f"{scan.shown(dest)} is written but {scan.shown(source)} cannot be removed "
-                          f"({exc.strerror or exc}): both exist; remove {scan.shown(source)} by hand") from None
-
-
-def move_note(root: Path, directory: str, note_id: str, target: str, *,  # ladder: ignore[params_max] the API
-              reason: Optional[str], now: datetime) -> Path:
-    """Move the note ``note_id`` to ``target`` (``curated`` or ``archive``) and return where it is now.
-
-    Sets ``status``, ``updated`` (``now``, ISO-8601 to the second) and, archiving, ``archived_reason`` by editing
-    their frontmatter lines (every other byte kept; an ``archived_reason`` from an earlier archiving stays when
-    a note is curated again: nothing is deleted). Writes the moved file first (atomically), then removes the
-    old one, so a crash leaves both, never neither; then rebuilds ``_index.md``. Anything that stops it raises
-    :class:`LadderError` before a file is touched.
-    """
-    changes = _changes(target, _move_reason(target, reason), now)
-    scan = _listed(root, directory)
-    source = _find_note(scan, note_id)
-    if source.parent.name == target:
-        raise LadderError(f"{scan.shown(source)}: the note is in {target}/ already")
-    data = _edited(scan, source, changes)
-    dest = _destination(scan, target, source.name)
-    _replace_file(scan, source, dest, data)
-    write_index(root, directory)
-    return dest
+def writable(scan: Scan, folder: Path) -> None:
+    """:class:`LadderError` unless files can be created and removed in ``folder``."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise LadderError(f"{scan.shown(folder)}: cannot be written (no permission); expected a folder files can "
+                          "be written to")

@@ -1,9 +1,9 @@
 """The knowledge base's ``_index.md``: the text ``ladder kb index`` writes, and how a stale one differs from it.
 
-Deterministic: no clock (``Updated:`` is the newest ``updated`` of the notes, ``-`` when
-none has a readable one), no file order or time (tags and ids sorted). A note is listed
-by its file name without ``.md`` (what a reader can open; ``kb_id`` says when it is not
-the note's id).
+Deterministic: no clock (``Updated:`` is the newest ``updated`` of the notes, the text of
+its YAML scalar as the note writes it, ``-`` when none has a readable one), no file order
+or time (tags and ids sorted). A note is listed by its file name without ``.md`` (what a
+reader can open; ``kb_id`` says when it is not the note's id).
 """
 
 from __future__ import annotations
@@ -11,27 +11,23 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from datetime import datetime
-from typing import Any, Iterable, Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
-from .notes import FOLDERS, Note, moment, valid_tag
+from .notes import FOLDERS, Note, moment, valid_tag, written
 
 __all__ = ["render", "difference"]
 
 _TAG_LINE = re.compile(r"- (\S+): \[(.*)\]\Z")
 
 
-def _shown_time(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else value.isoformat()
-
-
 def _updated(notes: Iterable[Note]) -> str:
-    """The newest readable ``updated``, as the note writes it; ``-`` when there is none."""
+    """The newest readable ``updated``, as the note writes it (``2026-03-03 17:00:00Z`` stays so: the text of
+    the scalar, not the datetime YAML reads); ``-`` when there is none."""
     best: Optional[tuple[datetime, str]] = None
     for note in notes:
-        value = note.data.get("updated")
-        when = moment(value)
-        if when is not None and (best is None or (when, _shown_time(value)) > best):
-            best = (when, _shown_time(value))
+        when = moment(note.data.get("updated"))
+        if when is not None and (best is None or (when, written(note, "updated")) > best):
+            best = (when, written(note, "updated"))
     return best[1] if best is not None else "-"
 
 
