@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -143,6 +143,8 @@ class WorkLog:
     #: lines before the first header (the protocol reads line 1 as a header: anything here is a problem)
     preamble: tuple[str, ...]
     reports: tuple[Report, ...]
+    #: what the checks compute once per log and share (the correction reports): the log never changes
+    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def numbered(self) -> tuple[Report, ...]:

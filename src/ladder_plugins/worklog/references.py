@@ -221,9 +221,11 @@ def _correction(log: WorkLog, report: Report, line: int, text: str) -> Correctio
 
 
 def corrections(log: WorkLog) -> list[Correction]:
-    """Every ``CORRECTION:`` line of ``log``, read and judged, in file order."""
-    return [_correction(log, report, line, text)
-            for report in log.reports for line, text in _body(report) if _OPENS.match(text)]
+    """Every ``CORRECTION:`` line of ``log``, read and judged, in file order (once per log: three checks ask)."""
+    if "corrections" not in log.memo:
+        log.memo["corrections"] = [_correction(log, report, line, text)
+                                   for report in log.reports for line, text in _body(report) if _OPENS.match(text)]
+    return log.memo["corrections"]
 
 
 def acknowledged(log: WorkLog) -> dict[int, Correction]:
