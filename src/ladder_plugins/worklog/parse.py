@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 from ..errors import LadderError
 
 __all__ = ["Report", "WorkLog", "parse_text", "read_log", "is_blank", "is_separator", "REPORT_TYPES",
-           "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode"]
+           "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode", "read_bytes"]
 
 REPORT_TYPES = ("feedback", "milestone", "synthesis")
 HEADER_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: feedback|milestone|synthesis ==="
@@ -248,13 +248,12 @@ def _read_regular(file: Path, name: str) -> bytes:
     return data
 
 
-def read_log(file: Path, shown: Optional[str] = None) -> WorkLog:
-    """Read and parse ``file``; ``shown`` is its path as messages name it. A file that cannot be read raises
-    :class:`WorkLogError` naming it and the reason (a byte that is not UTF-8 by its offset and line); only a
-    regular file is read (a FIFO, a device or a socket is refused, never waited on), and one of at most 64 MiB."""
-    name = shown or file.as_posix()
+def read_bytes(file: Path, name: str) -> bytes:
+    """The bytes of the work log ``file`` (``name``: as messages name it), for the lint and the writer alike: only
+    a regular file is read (a FIFO, a device or a socket is refused, never waited on), and one of at most 64 MiB;
+    one that cannot be read raises :class:`WorkLogError` naming it and the reason."""
     try:
-        data = _read_regular(file, name)
+        return _read_regular(file, name)
     except FileNotFoundError:
         raise WorkLogError(name, "no such file (a work log is a Markdown file of reports, newest on top)") from None
     except IsADirectoryError:
@@ -263,7 +262,13 @@ def read_log(file: Path, shown: Optional[str] = None) -> WorkLog:
         raise WorkLogError(name, f"cannot be read ({exc.strerror or exc})") from None
     except ValueError as exc:  # a path with a NUL byte in it
         raise WorkLogError(name, f"cannot be read ({exc})") from None
-    return parse_text(decode(data, name), name)
+
+
+def read_log(file: Path, shown: Optional[str] = None) -> WorkLog:
+    """Read (:func:`read_bytes`) and parse ``file``; ``shown`` is its path as messages name it; a byte that is not
+    UTF-8 is a :class:`WorkLogError` by its offset and line."""
+    name = shown or file.as_posix()
+    return parse_text(decode(read_bytes(file, name), name), name)
 
 
 def decode(data: bytes, name: str) -> str:

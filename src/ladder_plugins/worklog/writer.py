@@ -20,7 +20,8 @@ from typing import Optional, Sequence
 from ..errors import LadderError
 from ..ladderdir.atomic import write_atomic
 from ..ladderdir.lock import held
-from .parse import REPORT_TYPES, Report, WorkLog, decode, header_text, is_blank, is_header, is_separator, parse_text
+from .parse import (REPORT_TYPES, Report, WorkLog, decode, header_text, is_blank, is_header, is_separator, parse_text,
+                    read_bytes)
 
 __all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed_since", "parse_elapsed",
            "correction_body", "prepared_body"]
@@ -28,7 +29,6 @@ __all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed
 #: ASCII digits only: ``str.isdigit`` also takes ``²`` and ``٠``, which the header's form does not
 _ELAPSED = re.compile(r"[0-9]{1,6}:[0-5][0-9]")
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
-_MAX_BYTES = 64 << 20
 _CANDIDATE_HINT = "a line that opens with '===' and names a report would start a report of its own"
 
 
@@ -143,24 +143,13 @@ def _top_number(log: WorkLog) -> int:
     return top.number + 1
 
 
-def _readable(file: Path, shown: str) -> bytes:
-    """The log's bytes (none for a new file); only a regular file is read: a FIFO would block for ever."""
-    if not file.exists():
-        return b""
-    if not file.is_file():
-        raise LadderError(f"{shown}: is not a regular file; a work log is a Markdown file")
-    if file.stat().st_size > _MAX_BYTES:
-        raise LadderError(f"{shown}: larger than {_MAX_BYTES >> 20} MiB; a work log is read and written whole")
-    return file.read_bytes()
-
-
 class _Log:
     """The work log file as text: read whole, its line ending and byte-order mark kept when written back."""
 
     def __init__(self, file: Path, shown: str) -> None:
         # through a symlink to the file it names: replacing the link itself would leave its target behind
         self.file, self.shown = Path(os.path.realpath(file)), shown
-        data = _readable(self.file, shown)
+        data = read_bytes(self.file, shown) if os.path.lexists(self.file) else b""
         self.bom = data.startswith(b"\xef\xbb\xbf")
         self.text = decode(data, shown)
         self.newline = "\r\n" if "\r\n" in self.text else "\n"
@@ -177,23 +166,13 @@ class _Log:
         write_atomic(self.file, data)
 
 
-def _open(target: LogFile) -> _Log:
-    shown = target.shown
-    try:
-        return _Log(target.path, shown)
-    except IsADirectoryError:
-        raise LadderError(f"{shown}: is a directory, not a work log file") from None
-    except OSError as exc:
-        raise LadderError(f"{shown}: cannot be read ({exc.strerror or exc}); nothing was written") from None
-
-
 def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written:
     """Put one report on top of the log (made if missing): ``body`` under a computed header, then ``---``."""
     if kind not in REPORT_TYPES:
         raise LadderError(f"type {kind!r}: expected one of {', '.join(REPORT_TYPES)}")
     lines = prepared_body(body)
     with held(target.lock, target.shown):
-        current = _open(target)
+        current = _Log(target.path, target.shown)
         number, elapsed = _top_number(current.log), _elapsed(current.log, timing, lines)
         header = header_text(number, len(lines) + 1, elapsed, kind)
         current.put_on_top([[header, *lines]])
@@ -223,7 +202,7 @@ def correct_log(target: LogFile, timing: Timing) -> list[Written]:
     from .lint import unacknowledged_mismatches
 
     with held(target.lock, target.shown):
-        current = _open(target)
+        current = _Log(target.path, target.shown)
         wrong = unacknowledged_mismatches(current.log)
         if not wrong:
             return []
