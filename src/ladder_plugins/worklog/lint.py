@@ -16,7 +16,7 @@ exactly; the tests hold it against real gawk.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -381,7 +381,14 @@ def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False, kb
              *check_references(log), *check_final(log)]
     if final:
         found += check_gate(log, found, kb_dir, kb_shown)
-    return LintResult(tuple(ordered(found)), tuple(ordered(_notes(log))))
+    return LintResult(_in_context(found, log), _in_context(_notes(log), log))
+
+
+def _in_context(found: list[Problem], log: WorkLog) -> tuple[Problem, ...]:
+    """Ordered, each with the text of its line: what stays the same as reports are added on top (the SARIF
+    fingerprint is made of it)."""
+    return tuple(replace(p, context=log.lines[p.line - 1]) if 0 < p.line <= len(log.lines) else p
+                 for p in ordered(found))
 
 
 def check_file(file: Path, shown: Optional[str] = None, **options: Any) -> LintResult:

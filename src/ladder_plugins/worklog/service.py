@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-from .model import Problem, ordered, problem
-from .parse import WorkLog, WorkLogError, read_log
+from .model import Problem, ordered
+from .parse import WorkLog, read_log
 
 __all__ = ["Checked", "Target", "log_targets", "kb_target", "check_logs", "check_knowledge_base", "open_log",
            "lock_for", "stdin_text", "kb_split"]
@@ -85,20 +85,11 @@ def check_logs(settings: Any, targets: Sequence[Target], *, final: bool = False,
                    tuple(ordered(n for _, notes in results for n in notes)), tuple(t.shown for t in targets))
 
 
-def _checked(target: Target, gaps: bool, final: bool, kb: Target) -> tuple[list[Problem], list[Problem]]:
-    from .lint import check_log
+def _checked(target: Target, gaps: bool, final: bool, kb: Target) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+    from .lint import check_file
 
-    try:
-        log = open_log(target)
-    except WorkLogError as exc:
-        return [problem("worklog_unreadable", target.shown, exc.line, exc.reason)], []
-    result = check_log(log, allow_gaps=gaps, final=final, kb_dir=kb.path, kb_shown=kb.shown)
-    return _in_context(result.problems, log), _in_context(result.notes, log)
-
-
-def _in_context(found: Sequence[Problem], log: WorkLog) -> list[Problem]:
-    """Each problem with the text of its line (what its SARIF fingerprint is made of)."""
-    return [replace(p, context=log.lines[p.line - 1]) if 0 < p.line <= len(log.lines) else p for p in found]
+    result = check_file(target.path, target.shown, allow_gaps=gaps, final=final, kb_dir=kb.path, kb_shown=kb.shown)
+    return result.problems, result.notes
 
 
 def check_knowledge_base(settings: Any, target: Target) -> Checked:
