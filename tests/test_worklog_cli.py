@@ -384,3 +384,57 @@ def test_a_kb_at_the_project_root_keeps_paths_and_bounds_there(tmp_path):
     assert done.returncode == 1 and "\nraw/20260303-170000-broken.md:1:1: " in "\n" + done.stdout, done.stdout
     leak = [line for line in done.stdout.splitlines() if "leak.md" in line]
     assert leak and all(lint_rule("kb_layout").code in line for line in leak), leak
+
+
+# -- the options and the configuration, through the command ----------------------------------------------------
+
+DATA = Path(__file__).resolve().parent / "data" / "worklog"
+
+
+def test_gaps_are_allowed_by_the_flag_or_the_configuration(tmp_path):
+    root = project(tmp_path)
+    (root / "gapped.md").write_text((DATA / "order_gap.md").read_text())
+    code = lint_rule("worklog_order").code
+    assert f"gapped.md:8:1: {code} " in ladder(["worklog", "check", "gapped.md"], root).stdout
+    assert ladder(["worklog", "check", "--allow-gaps", "gapped.md"], root).returncode == 0
+    project(root, "[tool.ladder.worklog]\nallow_gaps = true\n")
+    assert ladder(["worklog", "check", "gapped.md"], root).returncode == 0
+
+
+def test_the_configured_log_is_what_every_worklog_command_reads(tmp_path):
+    root = project(tmp_path, '[tool.ladder.worklog]\nfiles = ["notes/loop.md"]\n')
+    assert add(root, "DIAGNOSE: the first loop\n", "--elapsed", "01:00").returncode == 0
+    assert reports(root, "notes/loop.md")[0].body == ("DIAGNOSE: the first loop",)
+    assert not (root / "work-log.md").exists()
+    assert ladder(["worklog", "read"], root).stdout.startswith("=== Report #0 | lines: 2 |")
+    verdict = ladder(["worklog", "check"], root).stdout.splitlines()[-1]
+    assert verdict.startswith("failed: work log notes/loop.md: ")  # Report #0 is not a start contract here
+
+
+def test_final_reads_the_registers_of_the_kb_it_is_given(tmp_path):
+    from .kb_helpers import build_kb
+
+    root = project(tmp_path)
+    (root / "work-log.md").write_text((DATA / "valid_full.md").read_text())
+    gate = lint_rule("worklog_fail_gate").code
+    without = ladder(["worklog", "check", "--final"], root)
+    assert without.returncode == 1 and f"{gate} " in without.stdout and "kb/curated/" in without.stdout
+    build_kb(root / "elsewhere")
+    done = ladder(["worklog", "check", "--final", "--kb", "elsewhere/kb"], root)
+    assert done.returncode == 0, done.stdout
+
+
+def test_kb_check_speaks_json_and_sarif(tmp_path):
+    from .kb_helpers import build_kb
+
+    jsonschema = pytest.importorskip("jsonschema")
+    root = project(tmp_path)
+    build_kb(root)
+    _broken_note(root / "kb")
+    as_json = json.loads(ladder(["kb", "check", "--format", "json"], root).stdout)
+    assert as_json["what"] == "knowledge base" and not as_json["passed"]
+    assert {p["code"] for p in as_json["problems"]} >= {lint_rule("kb_frontmatter").code}
+    sarif = json.loads(ladder(["kb", "check", "--format", "sarif"], root).stdout)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text()))
+    assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith(
+        "kb/")
