@@ -14,13 +14,15 @@ import pytest
 from ladder_plugins.catalogue import WORKLOG_RULES, lint_rule
 from ladder_plugins.config import toml_loads
 from ladder_plugins.worklog.contract import contract_values, termination
-from ladder_plugins.worklog.final import REGISTERS, feedback_reports
+from ladder_plugins.worklog.final import feedback_reports
 from ladder_plugins.worklog.lint import LintResult, check_file, check_log, unacknowledged_mismatches
 from ladder_plugins.worklog.model import Problem
+from ladder_plugins.worklog.notes import REGISTERS as REGISTER_STEMS
 from ladder_plugins.worklog.parse import WorkLog, WorkLogError, header_text, parse_text, read_log
 from ladder_plugins.worklog.writer import correction_body
 
 DATA = Path(__file__).resolve().parent / "data" / "worklog"
+REGISTERS = tuple(f"{stem}.md" for stem in REGISTER_STEMS)
 EXPECTED = toml_loads((DATA / "EXPECTED.toml").read_text(encoding="utf-8"))
 
 

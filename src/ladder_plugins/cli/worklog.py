@@ -58,7 +58,9 @@ def add_parsers(sub: Any) -> None:
     parsers["check"].add_argument("--kb", metavar="DIR", help="the knowledge base --final looks for registers in")
     for name in ("add", "correct", "read"):
         parsers[name].add_argument("file", nargs="?", metavar="FILE", help="the work log (default: the configured one)")
-    parsers["add"].add_argument("--type", choices=("feedback", "milestone", "synthesis"), default="feedback",
+    from ..worklog.parse import REPORT_TYPES
+
+    parsers["add"].add_argument("--type", choices=REPORT_TYPES, default="feedback",
                                 help="the report's type (default: feedback)")
     _timing(parsers["add"])
     _timing(parsers["correct"])

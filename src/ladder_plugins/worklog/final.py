@@ -25,17 +25,17 @@ from typing import Callable, Optional, Sequence
 from ..catalogue import plural
 from .contract import Termination, contract_report, read_block, termination
 from .model import Problem, problem
+from .notes import REGISTERS
 from .parse import Report, WorkLog
 from .references import is_correction
 
-__all__ = ["FIELDS", "SECTIONS", "REGISTERS", "feedback_reports", "final_block", "final_blocks", "closing_block",
+__all__ = ["FIELDS", "SECTIONS", "feedback_reports", "final_block", "final_blocks", "closing_block",
            "session", "final_fields", "check_final", "check_gate", "elapsed_seconds"]
 
 FIELDS = ("end_time", "termination_mode", "total_feedback_loops", "total_proposals_generated",
           "total_proposals_validated", "total_proposals_falsified")
 SECTIONS = ("Summary: Confirmed / Uncertain / Follow-up Required", "Key Artifacts", "Biggest Surprise",
             "Recommendation for Next Session")
-REGISTERS = ("UNCERTAINTY-REGISTER.md", "GAP-REGISTER.md")
 MODES = ("time", "count", "both")
 
 # Linear by construction: a field's value runs greedily to the end of the line (stripped after), never a lazy
@@ -254,7 +254,8 @@ def _register_items(path: str, kb_dir: Optional[Path], kb_shown: Optional[str]) 
                       "was given")]
     shown = kb_dir.as_posix() if kb_shown is None else kb_shown
     return [_gate(path, 1, f"{posixpath.normpath(posixpath.join(shown, 'curated', name))} does not exist (the "
-                  "skill's §8 register)") for name in REGISTERS if not (kb_dir / "curated" / name).is_file()]
+                  "skill's §8 register)") for name in (f"{stem}.md" for stem in REGISTERS)
+            if not (kb_dir / "curated" / name).is_file()]
 
 
 def _final_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:

@@ -25,15 +25,11 @@ from .kbindex import difference, render
 from .kbscan import INDEX, Scan, kind_of, printable, scan_kb, why
 from .model import Problem, ordered, problem
 from .notes import Note, Unreadable, read_text, shown_value
+from .notes import REGISTERS
 from .noteschema import check_note
 
-__all__ = ["REGISTERS", "check_kb", "index_text", "write_index", "listed_scan", "index_target", "writable"]
+__all__ = ["check_kb", "index_text", "write_index", "listed_scan", "index_target", "writable"]
 
-#: the registers in ``curated/`` and their table's columns, in order (the skill's section 8)
-REGISTERS = {
-    "UNCERTAINTY-REGISTER": ("Item", "Type (epistemic/aleatory)", "Likelihood", "Impact", "Next Test"),
-    "GAP-REGISTER": ("Gap ID", "Missing Data", "Impact", "Fallback", "Confidence Penalty", "Follow-up"),
-}
 _DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\Z")
 
 

@@ -17,10 +17,10 @@ from typing import Optional
 from ..errors import LadderError
 from ..ladderdir.atomic import write_atomic
 from ..ladderdir.paths import inside
-from .kb import REGISTERS, index_target, listed_scan, writable, write_index
+from .kb import index_target, listed_scan, writable, write_index
 from .kbscan import Scan, is_utf8, kind_of, why
 from .noteedit import edit_front_matter, stamp, yaml_text
-from .notes import FOLDERS, STATUS_OF_FOLDER, Note, Unreadable, note_of_text, read_text, shown_value
+from .notes import FOLDERS, REGISTERS, STATUS_OF_FOLDER, Note, Unreadable, note_of_text, read_text, shown_value
 from .noteschema import check_note
 
 __all__ = ["move_note"]

@@ -301,8 +301,8 @@ def unacknowledged_mismatches(log: WorkLog) -> list[Report]:
     return [r for r in log.numbered if _mismatched(r) and r.index not in acks]
 
 
-def _verdicts_by_start(log: WorkLog) -> dict[int, AwkVerdict]:
-    return {v.start: v for v in awk_verdicts(log) if v.start is not None}
+def _by_start(verdicts: list[AwkVerdict]) -> dict[int, AwkVerdict]:
+    return {v.start: v for v in verdicts if v.start is not None}
 
 
 def _lines(log: WorkLog, awk: dict[int, AwkVerdict]) -> list[Problem]:
@@ -360,9 +360,8 @@ def _above_first_note(log: WorkLog, verdict: AwkVerdict) -> list[Problem]:
                     "line of its output")]
 
 
-def _notes(log: WorkLog) -> list[Problem]:
-    verdicts = awk_verdicts(log)
-    awk = {v.start: v for v in verdicts if v.start is not None}
+def _notes(log: WorkLog, verdicts: list[AwkVerdict]) -> list[Problem]:
+    awk = _by_start(verdicts)
     notes = _above_first_note(log, verdicts[0])
     notes += [_acknowledged_note(log, correction) for correction in acknowledged(log).values()]
     for report in log.numbered:
@@ -377,11 +376,12 @@ def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False, kb
     """Every problem of ``log`` and the notes that explain it; ``final`` adds the strict FAIL gate, which needs
     ``kb_dir`` (the knowledge base) for the registers; ``kb_shown`` is how its messages name that directory
     (``kb_dir.as_posix()`` when not given), used in messages only."""
-    found = [*_structure(log, allow_gaps), *_lines(log, _verdicts_by_start(log)), *check_contract(log),
+    verdicts = awk_verdicts(log)  # what the one-liner says, once: the count problems and the notes both use it
+    found = [*_structure(log, allow_gaps), *_lines(log, _by_start(verdicts)), *check_contract(log),
              *check_references(log), *check_final(log)]
     if final:
         found += check_gate(log, found, kb_dir, kb_shown)
-    return LintResult(_in_context(found, log), _in_context(_notes(log), log))
+    return LintResult(_in_context(found, log), _in_context(_notes(log, verdicts), log))
 
 
 def _in_context(found: list[Problem], log: WorkLog) -> tuple[Problem, ...]:

@@ -25,9 +25,16 @@ from ..errors import LadderError
 from ..feedback.frontmatter import FrontMatter, split_front_matter
 from .model import Problem, problem
 
-__all__ = ["FOLDERS", "STATUS_OF_FOLDER", "DOMAINS", "TAG_PREFIXES", "MAX_NOTE_BYTES", "MAX_FRONT_MATTER", "TIMES",
-           "Unreadable", "Link", "Entry", "Note", "read_text", "read_note", "note_of_text", "front_problem",
-           "link_target", "moment", "parsed_time", "written", "valid_tag", "shown_value"]
+__all__ = ["REGISTERS", "FOLDERS", "STATUS_OF_FOLDER", "DOMAINS", "TAG_PREFIXES", "MAX_NOTE_BYTES",
+           "MAX_FRONT_MATTER", "TIMES", "Unreadable", "Link", "Entry", "Note", "read_text", "read_note",
+           "note_of_text", "front_problem", "link_target", "moment", "parsed_time", "written", "valid_tag",
+           "shown_value"]
+
+#: the registers in ``curated/`` and their table's columns, in order (the skill's section 8)
+REGISTERS = {
+    "UNCERTAINTY-REGISTER": ("Item", "Type (epistemic/aleatory)", "Likelihood", "Impact", "Next Test"),
+    "GAP-REGISTER": ("Gap ID", "Missing Data", "Impact", "Fallback", "Confidence Penalty", "Follow-up"),
+}
 
 FOLDERS = ("raw", "archive", "curated")
 STATUS_OF_FOLDER = {"raw": "raw", "archive": "archived", "curated": "curated"}

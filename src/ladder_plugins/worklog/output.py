@@ -14,9 +14,7 @@ import json
 from typing import Any, Sequence
 
 from ..catalogue import WORKLOG_RULES, plural
-from ..reports.github import command
 from ..reports.sanitize import clean
-from ..reports.sarif import Finding, sarif_document, sarif_result
 from .model import Problem
 
 __all__ = ["FORMATS", "render", "lint_text", "lint_json", "lint_sarif", "lint_github"]
@@ -68,6 +66,8 @@ def _fingerprints(problems: Sequence[Problem]) -> list[str]:
 
 
 def lint_sarif(problems: Sequence[Problem], version: str) -> str:
+    from ..reports.sarif import Finding, sarif_document, sarif_result
+
     listed = list(WORKLOG_RULES.values())
     index = {rule.code: i for i, rule in enumerate(listed)}
     results = [sarif_result(index, Finding(p.code, "error", p.message, p.path, p.line, mark))
@@ -76,6 +76,8 @@ def lint_sarif(problems: Sequence[Problem], version: str) -> str:
 
 
 def lint_github(problems: Sequence[Problem]) -> str:
+    from ..reports.github import command
+
     lines = [command(p.path, p.line, f"{p.code} {p.rule.key}", p.message) for p in problems]
     return "\n".join(lines) + ("\n" if lines else "")
 

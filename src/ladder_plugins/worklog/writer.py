@@ -180,9 +180,11 @@ def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written
 
 
 def correction_body(steps: int, declared: int, actual: int) -> list[str]:
-    """The seed's correction report body, naming the corrected report ``steps`` reports below."""
-    below = f"{steps}-{'report' if steps == 1 else 'reports'}-below"
-    return [f"CORRECTION: {below} header declares lines: {declared}, actual is {actual}.",
+    """The seed's correction report body, naming the corrected report ``steps`` reports below (its first line
+    the form the lint reads, :func:`.references.correction_line`)."""
+    from .references import correction_line
+
+    return [correction_line(steps, declared, actual),
             "This report acknowledges the discrepancy. Incremental-read offset adjusted."]
 
 
