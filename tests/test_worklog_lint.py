@@ -627,3 +627,10 @@ def test_a_final_report_is_separated_like_any_report():
     assert pairs(check_log(missing).problems) == [("worklog_separator", 3)]
     doubled = parse_text("\n".join([*top, "---", *final, "---", "", "---", *bottom]) + "\n")
     assert pairs(check_log(doubled).problems) == [("worklog_separator", 27)]
+
+
+def test_an_elapsed_time_the_fail_gate_cannot_read_is_a_header_problem():
+    """One reading of MM:SS: minutes past nine digits were accepted by the header check while the gate's time
+    boundary could not read them, and was skipped."""
+    log = parse_text(header_text(1, 2, "1234567890:00", "feedback") + "\nDIAGNOSE: x.\n")
+    assert [p.rule.key for p in check_log(log).problems] == ["worklog_elapsed"]

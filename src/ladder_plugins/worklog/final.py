@@ -26,11 +26,11 @@ from ..catalogue import plural
 from .contract import Termination, contract_report, read_block, termination
 from .model import Problem, problem
 from .notes import REGISTERS
-from .parse import Report, WorkLog
+from .parse import Report, WorkLog, elapsed_seconds
 from .references import is_correction
 
 __all__ = ["FIELDS", "SECTIONS", "feedback_reports", "final_block", "final_blocks", "closing_block",
-           "session", "final_fields", "check_final", "check_gate", "elapsed_seconds"]
+           "session", "final_fields", "check_final", "check_gate"]
 
 FIELDS = ("end_time", "termination_mode", "total_feedback_loops", "total_proposals_generated",
           "total_proposals_validated", "total_proposals_falsified")
@@ -48,7 +48,6 @@ _GENERATED = re.compile(r"^(?P<total>[0-9]{1,9})\s*\(\s*convergent:\s*(?P<conver
 #: the system time: HH:MM or HH:MM:SS, the date before it allowed (ISO 8601, a space or a T between)
 _END_TIME = re.compile(r"^(?:(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[ T])?(?P<hours>[0-9]{2}):(?P<minutes>[0-9]{2})"
                        r"(?::(?P<seconds>[0-9]{2}))?$")
-_ELAPSED = re.compile(r"^(?P<minutes>[0-9]{2,9}):(?P<seconds>[0-5][0-9])$")
 _REPRODUCIBILITY = re.compile(r"^#+\s.*reproducibility", re.I)
 _GATE_HEADERS = ("worklog_lines", "worklog_header")
 
@@ -98,12 +97,6 @@ def final_fields(report: Report) -> dict[str, tuple[int, str]]:
         if match and match["key"] in FIELDS:
             found.setdefault(match["key"], (report.start + 1 + offset, match["value"].strip()))
     return found
-
-
-def elapsed_seconds(text: Optional[str]) -> Optional[int]:
-    """``MM:SS`` as seconds, or ``None`` when it is not in that form."""
-    match = _ELAPSED.match(text or "")
-    return int(match["minutes"]) * 60 + int(match["seconds"]) if match else None
 
 
 # --- the blocks ------------------------------------------------------------------------------------------------

@@ -24,13 +24,13 @@ from .contract import check_contract, suggestion
 from .final import check_final, check_gate
 from ..catalogue import plural
 from .model import Problem, ordered, problem
-from .parse import HEADER_FORM, REPORT_TYPES, Report, WorkLog, WorkLogError, is_blank, is_separator, read_log
+from .parse import (HEADER_FORM, REPORT_TYPES, Report, WorkLog, WorkLogError, elapsed_seconds, is_blank, is_separator,
+                    read_log)
 from .references import Correction, acknowledged, check_references
 
 __all__ = ["LintResult", "check_log", "check_file", "unacknowledged_mismatches", "AwkVerdict", "awk_verdicts",
            "awk_output"]
 
-_ELAPSED = re.compile(r"^[0-9]{2,}:[0-5][0-9]$")
 _AWK_HEADER = re.compile(r"^=== Report")
 _AWK_LINES = re.compile(r"lines: ([0-9]+)")
 _ONE_LINER = "the seed's awk one-liner"
@@ -81,7 +81,7 @@ def _header(path: str, report: Report) -> list[Problem]:
 
 
 def _elapsed(path: str, report: Report) -> list[Problem]:
-    if report.elapsed is None or _ELAPSED.match(report.elapsed):
+    if report.elapsed is None or elapsed_seconds(report.elapsed) is not None:
         return []
     return [problem("worklog_elapsed", path, report.start,
                     f"line {report.start}: elapsed: {_shown(report.elapsed, 20)} in {report.name}: expected MM:SS, "

@@ -23,7 +23,8 @@ from typing import Optional, Sequence
 from ..errors import LadderError
 
 __all__ = ["Report", "WorkLog", "parse_text", "read_log", "is_blank", "is_separator", "REPORT_TYPES",
-           "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode", "read_bytes"]
+           "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode", "read_bytes",
+           "elapsed_seconds"]
 
 REPORT_TYPES = ("feedback", "milestone", "synthesis")
 HEADER_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: feedback|milestone|synthesis ==="
@@ -46,6 +47,8 @@ _CANDIDATE = re.compile(r"^\s*={2,}\s*(?:report|final\b)", re.I)
 _REPORT = re.compile(
     r"^=== Report #(?P<number>[0-9]+) \| lines: (?P<lines>[0-9]+) \| elapsed: (?P<elapsed>[^|]*) "
     r"\| type: (?P<type>[^|]*) ===$")
+#: ``elapsed: MM:SS``: minutes two digits at least (nine at most: a count, not a typo), seconds 00-59
+_ELAPSED = re.compile(r"^(?P<minutes>[0-9]{2,9}):(?P<seconds>[0-5][0-9])$")
 _FINAL = re.compile(r"^=== FINAL REPORT \| elapsed: (?P<elapsed>[^|]*) \| loops: (?P<loops>[0-9]+) ===$")
 _FINAL_CANDIDATE = re.compile(r"^\s*={2,}\s*final\b", re.I)
 _LOOSE_NUMBER = re.compile(r"#\s*([0-9]+)")
@@ -61,6 +64,13 @@ class WorkLogError(LadderError):
     def __init__(self, name: str, reason: str, line: int = 1) -> None:
         super().__init__(f"{name}:{line}: {reason}")
         self.reason, self.line = reason, line
+
+
+def elapsed_seconds(text: Optional[str]) -> Optional[int]:
+    """``MM:SS`` as seconds, or ``None`` when it is not in that form: the one reading of an elapsed time, for
+    the header check, the FAIL gate's time boundary and the writer alike."""
+    match = _ELAPSED.match(text or "")
+    return int(match["minutes"]) * 60 + int(match["seconds"]) if match else None
 
 
 def is_blank(line: str) -> bool:

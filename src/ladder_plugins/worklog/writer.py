@@ -27,7 +27,7 @@ __all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed
            "correction_body", "prepared_body"]
 
 #: ASCII digits only: ``str.isdigit`` also takes ``²`` and ``٠``, which the header's form does not
-_ELAPSED = re.compile(r"[0-9]{1,6}:[0-5][0-9]")
+_ELAPSED = re.compile(r"[0-9]{1,9}:[0-5][0-9]")  # once padded, what parse.elapsed_seconds reads
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _CANDIDATE_HINT = "a line that opens with '===' and names a report would start a report of its own"
 
