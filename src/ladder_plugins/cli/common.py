@@ -8,6 +8,7 @@ which :func:`~ladder_plugins.cli.main.main` prints as one line with exit status 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping, NoReturn, Optional
@@ -93,14 +94,30 @@ def warn(message: str) -> None:
 
 
 def emit(text: str, output: Optional[str]) -> None:
-    """Print ``text``, or write it to ``output``; a file that cannot be written is a usage error."""
+    """Print ``text``, or write it to ``output``; a file that cannot be written is a usage error.
+
+    A name that is not UTF-8 (lone surrogates, from the file system) is shown with its bytes escaped
+    (``caf\\xe9.py``), the same on a terminal and in a file, so no output fails on it. The file is
+    replaced whole once the text is complete: a run that fails leaves the old file as it was. A path
+    that is not a regular file (``/dev/stdout``, a pipe) is written in place; a link, through to its file.
+    """
+    from ..worklog.kbscan import printable
+
+    text = printable(text)
     if not output:
         print(text.rstrip("\n"))
         return
+    from ..ladderdir.atomic import write_atomic
+
+    data = (text if text.endswith("\n") else text + "\n").encode("utf-8")
     try:
-        Path(output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+        if os.path.exists(output) and not os.path.isfile(output):
+            with open(output, "wb") as handle:
+                handle.write(data)
+            return
+        write_atomic(Path(os.path.realpath(output)), data)
     except OSError as exc:
-        raise LadderError(f"{output}: cannot be written: {exc.strerror or exc}") from None
+        raise LadderError(f"{printable(output)}: cannot be written: {exc.strerror or exc}") from None
 
 
 def settings_of(args: argparse.Namespace) -> Any:

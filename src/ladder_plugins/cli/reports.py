@@ -93,7 +93,7 @@ def _report(args: argparse.Namespace) -> int:
     page = html_report(load_view(settings, warn=sink, from_git=args.from_git), settings.repo_id,
                        violations=result.violations, feedback=feedback_section(settings, sink))
     emit(page, args.html)
-    print(f"wrote {args.html}")
+    emit(f"wrote {args.html}", None)
     return EXIT_OK
 
 
