@@ -21,7 +21,7 @@ from .reports_helpers import ladder
 pytestmark = needs_git
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-COMMAND = re.compile(r"^::error file=([^,]+),line=(\d+),col=1,title=([^:]+)::(.+)$")
+COMMAND = re.compile(r"^::(?:error|warning) file=([^,]+),line=(\d+),col=1,title=([^:]+)::(.+)$")
 
 
 def recipe(name: str) -> str:

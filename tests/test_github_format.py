@@ -1,0 +1,39 @@
+"""``ladder check --format github``: what fails the run is an ``::error``, other red findings ``::warning``."""
+
+from __future__ import annotations
+
+import re
+
+from .reports_helpers import FINAL, STEPS
+
+_COMMAND = re.compile(r"^::(error|warning) file=([^,]+),line=(\d+),col=1,title=([^:]+)::(.+)$")
+
+
+def _branches(count: int, offset: int) -> str:
+    return "".join(f"    if a{i}:\n        return {i + offset}\n" for i in range(count))
+
+
+def test_only_what_fails_the_run_is_an_error_and_other_red_a_warning(tmp_path, monkeypatch, capsys):
+    """hot.py's f (two rules over their limits) is edited on every check and becomes a recurring hotspot;
+    cold.py's g is as red but never edited, so it does not recur: one error for f, one warning for g."""
+    from ladder_plugins.cli.main import main
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    (tmp_path / "src" / "cold.py").write_text(f"def g(a, b):\n{_branches(12, 0)}    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    for n, (now, _) in enumerate(STEPS):
+        body = _branches(12, n) + "".join(f"    x{i} = a{i} + b\n" for i in range(20))
+        (tmp_path / "src" / "hot.py").write_text(f"def f(a, b):\n{body}    return 0\n")
+        monkeypatch.setenv("LADDER_NOW", now)
+        main(["check"])
+    monkeypatch.setenv("LADDER_NOW", FINAL)
+    capsys.readouterr()
+
+    assert main(["check", "--no-record", "--format", "github"]) == 1
+    found = [_COMMAND.match(line) for line in capsys.readouterr().out.splitlines()]
+    assert all(found)
+    commands = [(m.group(1), m.group(2), m.group(4)) for m in found]
+    assert commands == [("error", "src/hot.py", "LAD900 recurring_hotspot"),
+                        ("warning", "src/cold.py", "LAD101 cyclomatic_max")]
+    assert "cyclomatic 13 > 10, ABC" in found[0].group(5)  # the unit once, every rule it breaks in its message
