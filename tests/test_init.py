@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from ladder_plugins.config import load_settings
+from ladder_plugins.cli.init import starter_table
+from ladder_plugins.config import MODES, load_settings, toml_loads
 
 EXISTING = b'[project]\r\nname = "shop"  # keep this comment\r\n\r\n[tool.black]\r\nline-length = 100\r\n'
 
@@ -33,7 +34,7 @@ def test_init_appends_a_valid_table_and_keeps_every_byte_of_the_file(tmp_path):
     assert written.startswith(EXISTING) and b"\r\n[tool.ladder]\r\n" in written and b"\n" not in written.replace(
         b"\r\n", b"")
     settings = load_settings(project)
-    assert settings.paths == ("src", "tests")
+    assert settings.paths == ("src", "tests", "scripts")
     assert settings.role_globs == (("script", ("scripts/**",)),)
     check = subprocess.run([sys.executable, "-m", "ladder_plugins", "check", "--no-record"], cwd=project,
                            capture_output=True, text=True, timeout=120)
@@ -68,3 +69,23 @@ def test_init_dry_run_prints_the_table_and_writes_nothing(tmp_path):
     done = init(project, "--dry-run")
     assert done.returncode == 0 and '[tool.ladder]\n' in done.stdout and 'paths = ["src"]' in done.stdout
     assert (project / "pyproject.toml").read_bytes() == EXISTING
+
+
+def test_init_writes_every_mode_the_default_one_active(tmp_path):
+    table = starter_table(_tree(tmp_path, "src/shop/__init__.py"))
+    written = [line.lstrip("# ").partition("  #")[0].rstrip() for line in table.splitlines() if "mode = " in line]
+    assert sorted(written) == sorted(f'mode = "{mode}"' for mode in MODES)
+    assert toml_loads(table)["tool"]["ladder"]["mode"] == "recurrence"  # the others are comments
+
+
+@pytest.mark.parametrize("files", [
+    ("src/shop/__init__.py", "scripts/release.py", "tools/gen.py"),
+    ("alpha/__init__.py", "bin/run.py"),
+    ("tests/test_a.py", "tools/gen.py"),
+    ("scripts/release.py",),
+])
+def test_init_gives_a_role_only_to_folders_its_paths_cover(tmp_path, files):
+    ladder = toml_loads(starter_table(_tree(tmp_path, *files)))["tool"]["ladder"]
+    paths = ladder["paths"]
+    globs = [glob for role in ladder.get("roles", {}).values() for glob in role]
+    assert globs and all(any(p == "." or glob.startswith(f"{p}/") for p in paths) for glob in globs), ladder
