@@ -219,3 +219,31 @@ def test_without_helpers_configured_a_helper_call_is_no_assertion(settings):
 
     report = analyze_source(FAILING_CALLS, "tests/test_calls.py", settings)
     assert [v.unit for v in report.violations if v.rule.key == "min_assertions"] == ["test_own_helpers"]
+
+
+OTHER_OBJECTS = '''
+import pytest
+from pytest import fail, raises
+
+
+def test_other_objects(other, mock):
+    other.fail("boom")
+    mock.raises(ValueError)
+    other.warns(UserWarning)
+    other.helpers.deprecated_call()
+
+
+def test_imported_by_name():
+    fail("never")
+    with raises(KeyError):
+        {}["x"]
+'''
+
+
+def test_fail_raises_and_warns_are_assertions_from_pytest_or_self_only(settings):
+    # issue 29: any call named fail counted, `other.fail("boom")` among them
+    from ladder_plugins.analysis.analyzer import analyze_source
+
+    report = analyze_source(OTHER_OBJECTS, "tests/test_other.py", settings)
+    counts = {u.name: u.metrics["assertions"] for u in report.units}
+    assert counts == {"test_other_objects": 0, "test_imported_by_name": 2}

@@ -29,9 +29,17 @@ def _callee(call: ast.Call) -> str:
     return ""
 
 
-def _asserts(name: str, helpers: Sequence[str]) -> bool:
-    """Whether a call of ``name`` is an assertion: by its name, or as one of the project's helpers."""
-    if name.startswith(_PREFIXES) or name in _EXPECTING or name == "fail":
+def _owned(call: ast.Call) -> bool:
+    """``fail``, ``raises``... called by name, or on ``pytest`` (``self`` for ``fail``); issue 29: not on any object."""
+    func = call.func
+    owners = ("pytest", "self") if _callee(call) == "fail" else ("pytest",)
+    return isinstance(func, ast.Name) or (isinstance(func.value, ast.Name) and func.value.id in owners)  # type: ignore
+
+
+def _asserts(call: ast.Call, helpers: Sequence[str]) -> bool:
+    """Whether a call is an assertion: by its name, or as one of the project's helpers."""
+    name = _callee(call)
+    if name.startswith(_PREFIXES) or ((name in _EXPECTING or name == "fail") and _owned(call)):
         return True
     return any(fnmatch.fnmatchcase(name, helper) for helper in helpers)
 
@@ -45,6 +53,6 @@ def assertion_count(node: FunctionNode, helpers: Sequence[str] = ()) -> int:
         if isinstance(current, ast.Assert):
             count += 1
         elif isinstance(current, ast.Call):
-            count += _asserts(_callee(current), helpers)
+            count += _asserts(current, helpers)
         stack.extend(children(current))
     return count

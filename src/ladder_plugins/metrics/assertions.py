@@ -4,9 +4,10 @@ Counted in test units only (other units get ``None``, so ``min_assertions`` does
 apply to them): ``assert`` statements; calls whose function name starts with
 ``assert`` (unittest's ``assertEqual``, mock's ``assert_called_once_with``,
 ``numpy.testing.assert_allclose``, your own ``assert_valid`` helpers); calls that fail
-the test themselves (``pytest.fail``, ``self.fail``, unittest's ``failUnless*`` and
-``failIf*``); the context managers or calls ``raises``, ``warns``,
-``deprecated_call`` (``pytest.`` or imported by name); and calls of the project's own
+the test themselves (``pytest.fail`` or ``fail`` imported by name, ``self.fail``,
+unittest's ``failUnless*`` and ``failIf*``); the context managers or calls ``raises``,
+``warns``, ``deprecated_call`` (``pytest.`` or imported by name: ``other.raises(...)``
+is no assertion); and calls of the project's own
 helpers named in ``[tool.ladder] assertion_helpers`` (names or globs: ``check_*``,
 ``verify``). Nested functions count, as for every metric. Counted by the fused
 traversal (:mod:`.traversal`), the names in :func:`.constructs.is_assertion`.

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-from typing import Sequence
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 from ..analysis.source import FunctionNode
 
@@ -20,7 +21,11 @@ __all__ = [
 ]
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_EXPECTING = frozenset({"raises", "warns", "deprecated_call"})
+#: names that assert only called by name or on one of these receivers
+_OWNERS: Mapping[str, frozenset[str]] = MappingProxyType({
+    "fail": frozenset({"pytest", "self"}), "raises": frozenset({"pytest"}), "warns": frozenset({"pytest"}),
+    "deprecated_call": frozenset({"pytest"}),
+})
 _PREFIXES = ("assert", "failUnless", "failIf")  # unittest's deprecated failUnless*/failIf* aliases too
 
 
@@ -117,8 +122,19 @@ def callee_name(call: ast.Call) -> str:
     return ""
 
 
-def is_assertion(name: str, helpers: Sequence[str]) -> bool:
-    """Whether a call of ``name`` asserts: by its name, or as one of the project's helpers (names, globs)."""
-    if name.startswith(_PREFIXES) or name in _EXPECTING or name == "fail":
+def is_assertion(call: ast.Call, helpers: Sequence[str]) -> bool:
+    """Whether a call asserts: by its name, or as one of the project's helpers (names, globs).
+
+    ``fail``, ``raises``, ``warns`` and ``deprecated_call`` are common method names
+    (``other.fail("boom")``), so they assert only called by name (imported from pytest)
+    or on the receivers that own them: ``pytest.``, and ``self.`` for unittest's ``fail``.
+    """
+    name = callee_name(call)
+    if name.startswith(_PREFIXES):
         return True
+    owners = _OWNERS.get(name)
+    if owners is not None:
+        func = call.func
+        if type(func) is ast.Name or (type(func.value) is ast.Name and func.value.id in owners):  # type: ignore
+            return True
     return any(fnmatch.fnmatchcase(name, helper) for helper in helpers)

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from ..analysis.astwalk import field_table, fields_of, is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from .constructs import (
-    FUNCTIONS, binds, bool_runs, callee_name, calls_itself, is_assertion, is_decorator_wrapper, is_wildcard_case,
+    FUNCTIONS, binds, bool_runs, calls_itself, is_assertion, is_decorator_wrapper, is_wildcard_case,
     params, targets,
 )
 
@@ -251,7 +251,7 @@ class _Walk:
             itself = name == self.name and is_method == self.is_method
             self.recursive = self.recursive or bool(itself and bits & _COG)
         if self.helpers is not None:
-            self.assertions += is_assertion(callee_name(node), self.helpers)
+            self.assertions += is_assertion(node, self.helpers)
         self.push(_children(node), nesting, bits & _CARRY)
 
     def visit_assert(self, node: ast.Assert, nesting: int, bits: int) -> None:
