@@ -425,14 +425,14 @@ class KbItem(WorklogItem):
 
 def _failure_text(report: Any, gate: Any) -> str:
     from .reports.sanitize import clean
-    from .reports.session import gate_line
+    from .reports.session import gate_lines
 
-    from .history.gate import advice, by_unit
+    from .history.gate import advice
 
     lines = [f"{clean(report.path)}: the ladder gate failed (mode {gate.mode})", "violations:"]
     lines += [f"  {clean(v.path)}:{v.line}: {v.code} {clean(v.message)}" for v in report.violations
               if v.severity == "red"]
-    lines += ["gate:"] + [f"  {gate_line(failure)}" for group in by_unit(gate.failures) for failure in group]
+    lines += ["gate:"] + [f"  {line}" for line in gate_lines(gate.failures)]
     kinds = sorted({f.event.unit_name is None for f in gate.failures})  # units first, then file rules
     return "\n".join(lines + [f"what to do: {advice(file_rule=kind)}" for kind in kinds])
 

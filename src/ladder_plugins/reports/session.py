@@ -7,13 +7,13 @@ hotspots and patterns, where the history lives and the run id to find this run i
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Sequence
 
 from ..catalogue import lookup
 from ..plugins import shown_rule_key
 from .sanitize import clean
 
-__all__ = ["gate_line", "session_summary"]
+__all__ = ["gate_line", "gate_lines", "session_summary"]
 
 
 def _per_rule(events: list[Any]) -> list[str]:
@@ -34,13 +34,27 @@ def gate_line(failure: Any) -> str:
     return f"{clean(event.path)}:{event.line or 1}: {clean(failure.text)}"
 
 
+def gate_lines(failures: Sequence[Any]) -> list[str]:
+    """One line per unit (or file) the gate fails on as a recurring hotspot, naming every rule it breaks, and
+    one per other failure: a unit breaking three rules is one LAD900 entry, not three."""
+    from ..history.gate import by_unit, hotspot_message
+
+    lines = []
+    for group in by_unit(failures):
+        hot = [f for f in group if f.reason == "hotspot"]
+        if hot:
+            event = hot[0].event
+            lines.append(f"{clean(event.path)}:{event.line or 1}: {hot[0].code} {clean(hotspot_message(hot))}")
+        lines += [gate_line(f) for f in group if f.reason != "hotspot"]
+    return lines
+
+
 def _hotspot_lines(state: Any) -> list[str]:
-    """This run's recurring hotspots as LAD900 gate lines, each at the run's first sighting of it."""
+    """This run's recurring hotspots, one LAD900 line per unit, each at the run's first sighting of it."""
     from ..history.gate import hotspot_failures
 
     found = hotspot_failures(state.events, state.outcome.gate.recurrences, state.settings)
-    lines = [f"  {gate_line(failure)}" for failure in found]
-    return lines or ["  none"]
+    return [f"  {line}" for line in gate_lines(found)] or ["  none"]
 
 
 def _pattern_lines(state: Any) -> list[str]:
