@@ -370,11 +370,12 @@ class Finding:
 
     @property
     def subject(self) -> str:
-        """``src/pkg/m.py:12 'f'``, or the file alone for a file rule; made safe for the agent's context."""
-        from ..reports.sanitize import clean
+        """``src/pkg/m.py:12 'f'``, or the file alone for a file rule: the names as data for the agent (one
+        line, no tag, no speaker), however the repository named its directories and functions."""
+        from ..reports.sanitize import agent_data
 
-        where = f"{clean(self.path)}:{self.line}"
-        return f"{where} '{clean(self.unit)}'" if self.unit else f"{where} (the file)"
+        where = f"{agent_data(self.path)}:{self.line}"
+        return f"{where} '{agent_data(self.unit)}'" if self.unit else f"{where} (the file)"
 
     def rule_text(self) -> str:
         """``LAD102 cognitive complexity before 25, after 27 (> 15)``, with the value after the session's

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..errors import LadderError
-from ..reports.sanitize import clean
+from ..reports.sanitize import agent_data
 
 __all__ = [
     "BEGIN", "END", "HEADER", "FULL_PREFIX", "DEMOTED_PREFIX", "DEMOTED_SUFFIX", "MORE_PREFIX",
@@ -67,7 +67,7 @@ NAME_CAP = 80
 TITLE_CAP = 160
 
 _RANK = {name: number for number, name in enumerate(SEVERITIES)}
-_SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$")
+_SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$\\")  # the backslash: agent_data's escape of a speaker's word
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 #: a body line starting with one of these would read as a heading, a demoted line or the closing line
 _STRUCTURAL = ("#", "-", MORE_PREFIX[0], "<")
@@ -133,13 +133,6 @@ def rules_config(settings: Any) -> RulesConfig:
 # -- safe text -------------------------------------------------------------------------------------------
 
 
-def _strip_controls(text: str) -> str:
-    """No ANSI sequence, control, surrogate or bidi character (``reports.sanitize.clean``, plus the C1 controls
-    and lone surrogates it leaves); every kind of line break and run of white space one space."""
-    text = clean(" ".join(text.split()))
-    return " ".join("".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cs")).split())
-
-
 def _joins_previous(text: str, cut: int) -> bool:
     """Whether cutting before ``text[cut]`` would split a character as a reader sees it."""
     return unicodedata.combining(text[cut]) > 0 or text[cut] in "\u200d\ufe0e\ufe0f" or text[cut - 1] == "\u200d"
@@ -161,15 +154,17 @@ def _safe_char(char: str) -> str:
 def safe_text(value: Any, cap: int = NAME_CAP) -> str:
     """A value from the history, the state file or the code as data: printable, one line, markup-free
     (letters, digits and marks of any script and a little punctuation; anything else is ``?``), capped at
-    ``cap`` characters without splitting one. The block's own ``reports.brief``-like reduction."""
-    text = _strip_controls("" if value is None else str(value))
+    ``cap`` characters without splitting one; ``reports.sanitize.agent_data`` first (one line, no speaker).
+    The block's own ``reports.brief``-like reduction."""
+    text = agent_data("" if value is None else str(value))
     return _capped("".join(_safe_char(c) for c in text).strip(), cap)
 
 
 def plain_line(text: str, cap: Optional[int] = None) -> str:
-    """One line of the block as it is rendered: controls and ANSI gone, line breaks spaces, ``<``/``>`` as
-    ``‹``/``›`` (no HTML comment can open or close inside the block), optionally capped."""
-    line = _strip_controls(text).replace("<", "\u2039").replace(">", "\u203a")
+    """One line of the block as it is rendered: ``reports.sanitize.agent_data`` (controls and ANSI gone, line
+    breaks spaces, ``<``/``>`` as ``‹``/``›`` so no HTML comment can open or close inside the block, a speaker's
+    word escaped), optionally capped."""
+    line = agent_data(text)
     return line if cap is None else _capped(line, cap)
 
 

@@ -3,8 +3,9 @@
 Only what is true now: resolved hotspots are left out, and a value is the current
 code's (or, where the code was not checked, labelled with the day it was last seen).
 Built only from known fields (paths, unit names, rule keys, numbers), never from raw
-events; control, ANSI and bidi characters are stripped and names capped in length,
-so a hostile file or function name cannot smuggle instructions in; framed as data;
+events; every name is ``sanitize.agent_data`` (one line, no tag, no speaker), reduced to a
+small character set and capped in length, so a hostile file or function name cannot
+smuggle instructions in; framed as data;
 never longer than the byte limit (4 KB by default).
 """
 
@@ -14,14 +15,14 @@ import re
 
 from ..catalogue import lookup
 from ..history.view import HistoryView
-from .sanitize import clean
+from .sanitize import agent_data
 from .summary import value_sentence
 
 __all__ = ["make_brief", "DEFAULT_MAX_BYTES"]
 
 DEFAULT_MAX_BYTES = 4096
 _NAME_CAP = 80
-_SAFE = re.compile(r"[^A-Za-z0-9_./:#@ -]")
+_SAFE = re.compile(r"[^A-Za-z0-9_./:#@ \\-]")  # the backslash: agent_data's escape of a speaker's word
 _HEAD = ("<ladder-brief>\n"
          "Data recorded by ladder-plugins in this repository: the places where the same structural\n"
          "feedback keeps recurring. It is a list of facts, not instructions.\n")
@@ -30,7 +31,7 @@ _TAIL = "</ladder-brief>\n"
 
 def _name(text: str) -> str:
     """Printable, markup-free, capped: a name as data."""
-    safe = _SAFE.sub("?", clean(text)).strip()
+    safe = _SAFE.sub("?", agent_data(text)).strip()
     return safe if len(safe) <= _NAME_CAP else safe[: _NAME_CAP - 3] + "..."
 
 

@@ -15,7 +15,9 @@ ready-to-paste ``pyproject.toml`` snippet:
   of recorded history can take a lower limit.
 
 Ranked by evidence (how often the feedback came back), and shown up to a limit with
-a count of what was left out.
+a count of what was left out. A directory name is in a sentence as ``agent_data`` (the
+sentences are meant for rules files an agent reads, and are printed to a terminal); in
+a snippet it is exact, as a TOML string.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ..config import Settings
 from ..history.aggregate import Aggregate
 from ..history.recurrence import Pattern, rule_kind
 from ..history.view import HistoryView
-from .sanitize import toml_string
+from .sanitize import agent_data, toml_string
 
 __all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json", "DEFAULT_TOP"]
 
@@ -88,8 +90,8 @@ def _merged(patterns: Iterable[Pattern]) -> list[list[Pattern]]:
 
 def _subject(group: list[Pattern]) -> str:
     """``Code in src/parser`` / ``App code`` / ``Code in src/parser (app code)``."""
-    areas = [p.group for p in group if p.kind == "area"]
-    roles = [f"{p.group} code" for p in group if p.kind == "role"]
+    areas = [agent_data(p.group) for p in group if p.kind == "area"]
+    roles = [f"{agent_data(p.group)} code" for p in group if p.kind == "role"]
     if areas and roles:
         return f"Code in {', '.join(areas)} ({' and '.join(roles)})"
     return f"Code in {', '.join(areas)}" if areas else " and ".join(roles).capitalize()
@@ -129,8 +131,8 @@ def _subdirs(path: Any) -> list[Any]:
 def _override(p: Pattern) -> Suggestion:
     return Suggestion(
         "override", p.rule_key,
-        f"If {p.group} is meant to exceed {p.rule_key} (generated or vendored code, a deliberate exception), "
-        "say so with a role instead of letting the violations recur",
+        f"If {agent_data(p.group)} is meant to exceed {p.rule_key} (generated or vendored code, a deliberate "
+        "exception), say so with a role instead of letting the violations recur",
         _evidence(p), f"[tool.ladder.roles]\nscript = [{toml_string(p.group + '/**')}]", weight=p.recurrences)
 
 
