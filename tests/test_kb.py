@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -566,3 +568,47 @@ def test_lone_surrogates_of_yaml_escapes_reach_neither_the_index_nor_a_message(t
     kb.write_index(tmp_path)
     assert "type/x" in kb.index_text(tmp_path)
     assert all(p.message.encode("utf-8") for p in kb.check_kb(tmp_path))
+
+
+_MOVER = """import sys
+from ladder_plugins.cli.main import build_parser, main
+from ladder_plugins.worklog import kbmove, service
+
+build_parser()  # everything imported before the start, so the two start their moves together
+target, notes = sys.argv[1], sys.argv[2:]
+print("ready", flush=True)
+sys.stdin.readline()
+extra = ["--reason", "racing"] if target == "archive" else []
+sys.exit(max(main(["kb", "move", note, target, *extra]) for note in notes))
+"""
+
+
+def _folders_of(root: Path, notes: list[str]) -> dict[str, list[str]]:
+    return {note: [f for f in ("raw", "curated", "archive") if (root / "kb" / f / f"{note}.md").exists()]
+            for note in notes}
+
+
+def _race(root: Path, notes: list[str]) -> list[tuple[int, str]]:
+    """Two processes moving ``notes``, one to curated, one to archive, let go together: their exit statuses and
+    standard errors."""
+    movers = [subprocess.Popen([sys.executable, "-c", _MOVER, target, *notes], cwd=root, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+              for target in ("curated", "archive")]
+    assert [m.stdout.readline() for m in movers] == ["ready\n", "ready\n"]
+    for mover in movers:
+        mover.stdin.close()
+    return [(m.wait(timeout=120), m.stderr.read()) for m in movers]
+
+
+def test_moves_of_the_same_notes_to_curated_and_to_archive_at_once_leave_each_in_one_folder(tmp_path):
+    """Two processes move the same 12 notes, one to curated, one to archive, in step: each move waits for the
+    other, so both succeed one after the other and every note ends in exactly one folder, the index with it."""
+    build_kb(tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    notes = [f"20260303-1430{n:02d}-race-{n}" for n in range(12)]
+    for note in notes:
+        write_note(tmp_path, "raw", note)
+    outcomes = _race(tmp_path, notes)
+    assert {note: where for note, where in _folders_of(tmp_path, notes).items() if len(where) != 1} == {}
+    assert outcomes == [(0, ""), (0, "")]
+    assert kb.write_index(tmp_path) is False  # the last move's index is the one the folders give

@@ -44,12 +44,16 @@ def _target(args: argparse.Namespace) -> tuple[Any, Any]:
     return settings, kb_target(settings, args.directory)
 
 
-def _location(args: argparse.Namespace) -> tuple[Any, tuple[Path, str]]:
-    """The knowledge base as the command names it, and where the knowledge base code finds it."""
+def _location(args: argparse.Namespace) -> tuple[Any, tuple[Path, str], Path]:
+    """The knowledge base as the command names it, where the knowledge base code finds it, and the lock its
+    writers hold: in the history directory in a project, else a hidden file beside the knowledge base."""
+    from ..ladderdir.lock import project_lock
     from ..worklog.service import kb_split
 
     settings, target = _target(args)
-    return target, kb_split(settings, target)
+    lock = (project_lock(settings.root, settings.history_dir, "kb.lock") if settings.in_project
+            else target.path.parent / f".{target.path.name}.lock")
+    return target, kb_split(settings, target), lock
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -63,20 +67,25 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
+    from ..ladderdir.lock import held
     from ..worklog.kb import write_index
 
-    target, (root, directory) = _location(args)
-    changed = write_index(root, directory)
+    target, (root, directory), lock = _location(args)
+    with held(lock, f"the knowledge base {target.shown}"):
+        changed = write_index(root, directory)
     print(f"{'wrote' if changed else 'unchanged:'} {clean(target.shown)}/_index.md")
     return EXIT_OK
 
 
 def _move(args: argparse.Namespace) -> int:
     from ..history.run import now_utc
+    from ..ladderdir.lock import held
     from ..worklog.kbmove import move_note
 
-    target, (root, directory) = _location(args)
-    moved = move_note(root, directory, args.note, args.target, reason=args.reason, now=now_utc())
+    target, (root, directory), lock = _location(args)
+    # held from the scan to the index: two moves of one note at once would each copy it, leaving it twice
+    with held(lock, f"the knowledge base {target.shown}"):
+        moved = move_note(root, directory, args.note, args.target, reason=args.reason, now=now_utc())
     print(f"moved {clean(args.note)} to {clean(target.shown)}/{args.target}/{clean(moved.name)}; _index.md rebuilt")
     return EXIT_OK
 
