@@ -47,6 +47,14 @@ CASES = [
     ("calls are branches", "def f(o):\n    o.a().b(c(), d())\n", (0, 4, 0)),
     # RuboCop's branch nodes are send, csend and yield
     ("yield and yield from are branches", "def f(xs):\n    yield 1\n    yield from xs\n", (0, 2, 0)),
+    # issue 29: a lambda given to an iterating function is RuboCop's iterating block, a condition
+    ("a lambda given to map is an iterating block", "def f(xs):\n    return map(lambda x: x, xs)\n", (1, 1, 1)),
+    ("a key lambda is an iterating block", "def f(xs):\n    xs.sort(key=lambda x: -x)\n", (1, 1, 1)),
+    ("a lambda given to another function is no iterating block", "def f(d):\n    return d.get(1, lambda: 0)\n",
+     (0, 1, 0)),
+    ("a function passed by name is no block", "def f(xs):\n    return sorted(xs, key=len)\n", (0, 1, 0)),
+    # a setter is no branch here (metrics.md, differences from RuboCop)
+    ("attribute and subscript writes are no branches", "def f(o, d):\n    o.x = 1\n    d[0] = 2\n", (2, 0, 0)),
 ]
 
 

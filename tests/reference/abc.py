@@ -105,8 +105,20 @@ def _if(node: ast.If) -> Vector:
     return 0, 0, 1 + (bool(node.orelse) and not is_elif(node))
 
 
+#: issue 29: a lambda given to one of these is RuboCop's iterating block, a condition
+_ITERATING = frozenset({"map", "filter", "filterfalse", "sorted", "sort", "min", "max", "reduce", "accumulate", "takewhile",
+                        "dropwhile", "groupby", "starmap", "nsmallest", "nlargest", "merge"})
+
+
+def _iterating_lambdas(call: ast.Call) -> int:
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    values = list(call.args) + [k.value for k in call.keywords]
+    return sum(isinstance(v, ast.Lambda) for v in values) if name in _ITERATING else 0
+
+
 _COUNTERS = {
-    ast.Call: lambda node: (0, 1, 0),
+    ast.Call: lambda node: (0, 1, _iterating_lambdas(node)),
     ast.Assign: _assign,
     ast.AugAssign: _target,
     ast.AnnAssign: _target,

@@ -11,9 +11,12 @@ targets, ``with ... as`` targets, ``except ... as`` names, and the parameters of
 nested functions and lambdas (a nested class's methods without ``self``/``cls``);
 never names starting with ``_`` (RuboCop skips non-capturing ``_`` variables).
 ``match`` captures are not assignments (RuboCop's ``match_var`` is not one).
-B (branches): every call, ``yield`` and ``yield from``.
+B (branches): every call, ``yield`` and ``yield from``; not an attribute or item
+assignment (a Ruby setter is a call, a Python one is not: ``self.x = v`` is ``@x = v``).
 C (conditions): ``if``/``elif``, an ``if``'s ``else``, ternaries, ``while`` and
-``for`` (and their ``else``), comprehension ``for`` and ``if`` clauses, one per
+``for`` (and their ``else``), comprehension ``for`` and ``if`` clauses, each lambda
+given to an iterating function (``map``, ``sorted(key=...)``: RuboCop's iterating
+block), one per
 ``try`` with handlers (RuboCop's ``rescue``, however many clauses), each ``case``
 but an unguarded ``case _`` or ``case name`` (RuboCop counts no ``else`` of a ``case/in``), each
 ``and``/``or`` operator, each comparison operator.

@@ -17,7 +17,7 @@ from ..analysis.source import FunctionNode
 
 __all__ = [
     "FUNCTIONS", "binds", "targets", "params", "is_wildcard_case", "is_decorator_wrapper", "bool_runs",
-    "calls_itself", "callee_name", "is_assertion",
+    "calls_itself", "callee_name", "is_assertion", "iterating_blocks",
 ]
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -26,6 +26,10 @@ _OWNERS: Mapping[str, frozenset[str]] = MappingProxyType({
     "fail": frozenset({"pytest", "self"}), "raises": frozenset({"pytest"}), "warns": frozenset({"pytest"}),
     "deprecated_call": frozenset({"pytest"}),
 })
+#: functions and methods that call a function argument once per element: RuboCop's iterating
+#: methods (``map``, ``select``, ``sort_by``, ``min_by``, ``inject``...) as Python spells them
+_ITERATING = frozenset({"map", "filter", "filterfalse", "sorted", "sort", "min", "max", "reduce", "accumulate",
+                        "takewhile", "dropwhile", "groupby", "starmap", "nsmallest", "nlargest", "merge"})
 _PREFIXES = ("assert", "failUnless", "failIf")  # unittest's deprecated failUnless*/failIf* aliases too
 
 
@@ -120,6 +124,15 @@ def callee_name(call: ast.Call) -> str:
     if type(func) is ast.Name:
         return func.id
     return ""
+
+
+def iterating_blocks(call: ast.Call) -> int:
+    """ABC: the lambdas given to an iterating function (``map(lambda x: ..., xs)``, ``sorted(xs,
+    key=lambda x: ...)``), each a condition as RuboCop's iterating block; a function passed by name
+    gives the reader no block to read, so it is none."""
+    if callee_name(call) not in _ITERATING:
+        return 0
+    return sum(type(arg) is ast.Lambda for arg in call.args) + sum(type(k.value) is ast.Lambda for k in call.keywords)
 
 
 def is_assertion(call: ast.Call, helpers: Sequence[str]) -> bool:

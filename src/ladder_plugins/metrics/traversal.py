@@ -27,7 +27,7 @@ from ..analysis.astwalk import field_table, fields_of, is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from .constructs import (
     FUNCTIONS, binds, bool_runs, calls_itself, is_assertion, is_decorator_wrapper, is_wildcard_case,
-    params, targets,
+    iterating_blocks, params, targets,
 )
 
 __all__ = ["UnitMeasures", "measure_node", "unit_measures"]
@@ -245,6 +245,7 @@ class _Walk:
 
     def visit_call(self, node: ast.Call, nesting: int, bits: int) -> None:
         self.b += 1
+        self.c += iterating_blocks(node)
         name, is_method = _called(node)
         if name:
             (self.methods_called if is_method else self.names).add(name)
