@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))  # the labelled set is read as its test reads it
 
 from ladder_plugins.feedback import prompt_hook  # noqa: E402
 from ladder_plugins.feedback.classify import classify  # noqa: E402
-from ladder_plugins.feedback.rules import BEGIN, END  # noqa: E402
+from ladder_plugins.feedback.rules import Section, render_block  # noqa: E402
 from tests.test_classify import Row, labelled  # noqa: E402
 
 SCENARIOS = {
@@ -72,9 +72,9 @@ def make_project(base: Path) -> tuple[Path, Path]:
     root = base / "project"
     (root / ".agent" / "rules").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "bench"\n\n[tool.ladder]\n', encoding="utf-8")
-    sections = "".join(f"### Recurring rule {n} (Major, {n + 3} occurrences)\n{'Say what to do. ' * 18}\n"
-                       for n in range(18))
-    block = f"{BEGIN}\n## Recurring feedback in this repository (ladder-plugins)\n\n{sections}{END}\n"
+    sections = [Section(f"rule-{n}", "Major", f"Recurring rule {n}", ("Say what to do. " * 18 + str(n),), n + 3)
+                for n in range(18)]  # the writer's block: the hook injects no other
+    block = render_block(sections).text
     (root / ".agent" / "rules" / "feedback-loop.md").write_text(block, encoding="utf-8")
     line = json.dumps({"type": "user", "message": {"role": "user", "content": "x" * 2000}}) + "\n"
     last = json.dumps({"type": "assistant", "message": {"role": "assistant", "content": "done"}}) + "\n"

@@ -16,7 +16,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from ladder_plugins.errors import LadderError
 from ladder_plugins.feedback.rules import (
     BEGIN, DEMOTED_PREFIX, END, FULL_PREFIX, MIN_BYTES, MORE_PREFIX, NEWLINES, SEVERITIES, Section, demoted_line,
-    heading_line, hotspot_sections, item_sections, item_severity, merge, minimum_bytes, more_line, pattern_sections,
+    heading_line, hotspot_sections, in_written_form, item_sections, item_severity, merge, minimum_bytes, more_line, pattern_sections,
     rank, render_block, safe_text,
 )
 from ladder_plugins.history.recurrence import Pattern, Recurrence
@@ -83,6 +83,7 @@ def test_nothing_inside_the_block_opens_a_comment_a_line_or_a_terminal_sequence(
     assert text.count("<!--") == 2 and text.count("-->") == 2
     assert text.count(newline) == len(re.findall(r"\r\n|\r|\n", text))
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202e]", text.replace(newline, ""))
+    assert in_written_form(text.split(newline)[:-1])  # what the prompt hook injects: every block the writer gives
 
 
 def test_sections_with_the_same_rendered_body_are_one_whatever_their_keys():
@@ -176,7 +177,7 @@ def test_a_hotspot_the_gate_fails_on_is_critical_and_a_pattern_major():
     [hotspot], [pattern] = hotspot_sections(view, "recurrence"), pattern_sections(view)
     assert (hotspot.severity, hotspot.count, hotspot.last) == ("Critical", 3, "2026-11-03")
     assert hotspot.body[0] == ("'price' in src/shop/pricing.py: cognitive complexity (cognitive_max) is 25 against "
-                               "a limit of 15; it survived 2 edits over 2 days.")
+                               "a limit of 15; it 3 versions over the limit on 2 days.")
     assert (pattern.severity, pattern.title, pattern.count) == ("Major", "cognitive complexity in area src/shop", 6)
     assert hotspot_sections(view, "advisory")[0].severity == "Major"
 

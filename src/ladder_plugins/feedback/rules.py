@@ -44,7 +44,7 @@ __all__ = [
     "BEGIN", "END", "HEADER", "FULL_PREFIX", "DEMOTED_PREFIX", "DEMOTED_SUFFIX", "MORE_PREFIX",
     "SEVERITIES", "THRESHOLDS", "DEFAULT_FILES", "DEFAULT_MAX_BYTES", "MIN_BYTES", "NEWLINES", "NAME_CAP", "TITLE_CAP",
     "Section", "Block", "RulesConfig", "rules_config", "safe_text", "plain_line",
-    "merge", "rank", "render_block", "minimum_bytes", "heading_line", "demoted_line", "more_line",
+    "merge", "rank", "render_block", "minimum_bytes", "heading_line", "demoted_line", "more_line", "in_written_form",
     "hotspot_sections", "pattern_sections", "item_sections", "item_severity", "build_sections", "build_block",
 ]
 
@@ -71,6 +71,11 @@ _SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$\\")  # the backslash: agent_data's
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
 #: a body line starting with one of these would read as a heading, a demoted line or the closing line
 _STRUCTURAL = ("#", "-", MORE_PREFIX[0], "<")
+#: a section's first line as the writer gives it: a full heading, or a demoted line
+_SECTION_LINE = re.compile(rf"(?:{re.escape(FULL_PREFIX)}(?:{'|'.join(SEVERITIES)}): .+ \(\d+\u00d7\)"
+                           rf"|{re.escape(DEMOTED_PREFIX)}(?:{'|'.join(SEVERITIES)}): .+ \(\d+\u00d7\)"
+                           rf"{re.escape(DEMOTED_SUFFIX)})")
+_MORE_LINE = re.compile(re.escape(MORE_PREFIX) + r"\d+ more")
 
 
 @dataclass(frozen=True)
@@ -194,6 +199,36 @@ def more_line(count: int) -> str:
 
 
 # -- merge, rank, budget ---------------------------------------------------------------------------------
+
+
+def _next_kind(line: str, previous: str) -> Optional[str]:
+    """What ``line`` is in a written block after a line of kind ``previous`` (header, full, body, demoted,
+    more), or ``None`` where the writer would not put it."""
+    if plain_line(line) != line or previous == "more":  # the closing count is the last line
+        return None
+    if _SECTION_LINE.fullmatch(line):
+        return "full" if line.startswith(FULL_PREFIX) else "demoted"
+    if _MORE_LINE.fullmatch(line):
+        return "more"
+    # a body line follows its heading (a demoted section has none) and cannot read as structure
+    return "body" if previous in ("full", "body") and not line.startswith(_STRUCTURAL) else None
+
+
+def in_written_form(lines: Sequence[str]) -> bool:
+    """Whether a block's lines (markers included, without line ends) are in the form :func:`render_block`
+    gives them: the markers, the header, then sections (a heading with its body lines, or a demoted line) and
+    at most a closing count, every line as :func:`plain_line` leaves it. What the prompt hook puts in front of
+    an agent every turn must be the writer's: a block edited into anything else (an escape code, a fake closing
+    tag, a ``SYSTEM:`` line, prose) is not injected, whatever ``ladder rules check`` says of it later."""
+    head = (BEGIN, *HEADER)
+    if len(lines) <= len(head) or tuple(lines[:len(head)]) != head or lines[-1] != END:
+        return False
+    kind: Optional[str] = "header"
+    for line in lines[len(head):-1]:
+        kind = _next_kind(line, kind)
+        if kind is None:
+            return False
+    return True
 
 
 def _merge_key(section: Section) -> tuple[str, ...]:

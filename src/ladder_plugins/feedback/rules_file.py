@@ -32,7 +32,7 @@ from ..ladderdir.lock import held, project_lock
 from ..ladderdir.paths import inside
 from .rules import (
     BEGIN, DEFAULT_MAX_BYTES, DEMOTED_PREFIX, END, FULL_PREFIX, MORE_PREFIX, Block, Section, build_sections,
-    more_line, render_block, rules_config,
+    in_written_form, more_line, render_block, rules_config,
 )
 
 __all__ = [
@@ -369,9 +369,10 @@ def _block_lines(path: Union[str, "os.PathLike[str]"]) -> Optional[list[str]]:
 
 def read_block(path: Union[str, "os.PathLike[str]"], max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, int]:
     """The block in the file at ``path`` (markers included, ``\\n`` newlines) and how many sections were left
-    out: none when it fits in ``max_bytes``; else whole sections only. ``("", 0)`` without a block."""
+    out: none when it fits in ``max_bytes``; else whole sections only. ``("", 0)`` without a block, and for a
+    block not in the writer's form (``rules.in_written_form``): what reaches an agent is only ever the writer's."""
     lines = _block_lines(path)
-    if lines is None:
+    if lines is None or not in_written_form(lines):
         return "", 0
     whole = "\n".join(lines) + "\n"
     return (whole, 0) if len(whole.encode("utf-8")) <= max_bytes else _trimmed(lines, max_bytes)
