@@ -25,7 +25,7 @@ from ..plugins import get_plugin_manager, known_rules
 from .discovery import SourceFile, discover
 from .identity import fingerprint, unit_hash, value_version
 from .report import AnalysisResult, FileReport, MetricValues, UnitReport, Violation
-from .roles import resolve_role
+from .roles import FileMarks, GitAttributes, resolve_role
 from .source import ParsedSource, Unit, decode, find_units, parse, read_comments, split_lines
 from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
@@ -177,6 +177,7 @@ class Analyzer:
     def __init__(self, settings: Settings, pm: Optional[pluggy.PluginManager] = None, *,
                  hashes: bool = True, cache: Any = None, versions: Optional[Container[str]] = None) -> None:
         self.settings = settings
+        self.attributes = GitAttributes(settings.root)  # linguist-generated, asked of git once, if ever
         self.hashes = hashes  # unit hashes identify versions in events; `ladder metrics` needs none
         # A run that stores nothing (no cache, no record) gives a version only to the red violations
         # the gate compares with the history (``versions``: the history's fingerprints); hashing was a
@@ -205,7 +206,9 @@ class Analyzer:
         cache = None
         if use_cache and not cache_disabled_by_env():
             cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
-        return cls(settings, pm, hashes=hashes, cache=cache, versions=versions)
+        analyzer = cls(settings, pm, hashes=hashes, cache=cache, versions=versions)
+        analyzer.attributes = GitAttributes(settings.root, warn)  # a run says why git could not answer
+        return analyzer
 
     def source(self, source: Union[str, bytes], path: str, host: Optional[HostInput] = None) -> FileReport:
         """Analyse one file (see :func:`analyze_source`); ``host``: what the front end already has of it."""
@@ -213,7 +216,8 @@ class Analyzer:
         if self.cache is None:
             return self._fresh(source, path, given)
         data = source if isinstance(source, bytes) else source.encode("utf-8", "surrogatepass")
-        key, report = self._lookup(data, path, given)
+        mark = self.attributes.mark(path)  # outside the file's bytes, so part of the key
+        key, report = self._lookup(data, path if mark is None else f"{path}\x1flinguist-generated={mark}", given)
         if report is None:
             report = self._fresh(source, path, given)
             if self.hashes:  # entries carry unit hashes, so every front end can reuse them
@@ -266,7 +270,8 @@ class Analyzer:
     def _parse(self, source: Union[str, bytes], path: str, given: HostInput) -> ParsedSource:
         text = decode(source, path) if isinstance(source, bytes) else source
         comments = read_comments(text, given.tokens)
-        role = resolve_role(path, text, comments, self.settings, collected=given.collected)
+        marks = FileMarks(given.collected, self.attributes.mark(path))
+        role = resolve_role(path, text, comments, self.settings, marks)
         if role in self.settings.skip_roles:
             raise SourceError(f"role {role!r} is skipped (skip_roles)", role=role)
         tree = given.tree if given.tree is not None else parse(text, path)
