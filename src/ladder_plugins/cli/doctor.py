@@ -167,14 +167,22 @@ def _check_rules_block(diag: Diagnosis, settings: Any) -> None:
 
 
 def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
-    """Which agent hosts run our hooks: a note, never a problem (not installing them is a choice)."""
-    from ..feedback.install import installed_kinds
+    """Which agent hosts run our hooks: a note (not installing them is a choice). An installed command the host
+    can no longer run (its interpreter gone, or a bare ``ladder`` off the host's PATH) is a problem: the hook
+    then fails on every prompt or edit, and hosts do not say so loudly."""
+    from ..feedback.install import installed_kinds, unresolved_hooks
 
     try:
         kinds = installed_kinds(settings.root)
+        unresolved = unresolved_hooks(settings.root)
     except Exception:  # a settings file doctor cannot read is the host's business, not a crash of ours
         return
     diag.agent_hooks = {agent: list(found) for agent, found in kinds.items()}
+    for hook in unresolved:
+        user = " --user" if hook.scope == "user" else ""
+        diag.problem(f"agent hook: {hook.path} runs {hook.reason}",
+                     f"run 'ladder hook install --agent {hook.agent}{user}' again with the ladder of the environment "
+                     "the hook should run in (it writes that environment's interpreter)")
 
 
 def diagnose(start: Path) -> Diagnosis:

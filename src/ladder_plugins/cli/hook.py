@@ -51,14 +51,21 @@ def add_parsers(sub: Any) -> None:
         parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
 
 
-def _said(agent: str, changed: list, remove: bool) -> str:
-    if not changed:
-        return f"{agent}: already {'absent' if remove else 'installed'}; nothing changed"
-    settings_file, *backups = changed
-    kept = f" (the old file kept as {backups[0]})" if backups else ""
-    trust = "; Codex asks you to trust the new hooks the next time it starts" if agent == "codex" and not remove \
-        else ""
-    return f"{agent}: {'removed from' if remove else 'installed in'} {settings_file}{kept}{trust}"
+def _said(agent: str, outcome: Any, remove: bool) -> list[str]:
+    """What install or uninstall did for ``agent``: the files written and removed, and the user's own commands
+    it kept (paths and commands are the user's text: cleaned for the terminal here)."""
+    from ..reports.sanitize import clean
+
+    lines = [f"{agent}: {'removed from' if remove else 'installed in'} {clean(str(path))}" for path in outcome.written]
+    lines += [f"{agent}: removed {clean(str(path))} (install had created it)" for path in outcome.removed]
+    if not lines:
+        lines = [f"{agent}: already {'absent' if remove else 'installed'}; nothing changed"]
+    elif agent == "codex" and not remove:
+        lines[-1] += "; Codex asks you to trust the new hooks the next time it starts"
+    also = "" if remove else "; the host runs it besides ours: keep one of the two"
+    lines += [f"{agent}: kept your own hook command `{clean(command)}` (not written by install){also}"
+              for command in outcome.kept]
+    return lines
 
 
 def _install(args: argparse.Namespace, remove: bool) -> int:
@@ -72,10 +79,11 @@ def _install(args: argparse.Namespace, remove: bool) -> int:
         raise LadderError(f"{no_project(settings.root)}: install into a project from inside it, or use --user")
     agents = ("claude", "codex", "gemini") if args.agent == "all" else (args.agent,)
     home = Path(args.home) if args.home else None
-    act = uninstall if remove else install
+    scope = "user" if args.user else "project"
     for agent in agents:
-        diff, changed = act(agent, "user" if args.user else "project", home, settings.root, args.dry_run)
-        print(_dry(agent, diff) if args.dry_run else _said(agent, [str(p) for p in changed], remove))
+        outcome = uninstall(agent, scope, home, settings.root, args.dry_run) if remove \
+            else install(agent, scope, home, settings.root, args.dry_run)
+        print(_dry(agent, outcome.diff) if args.dry_run else "\n".join(_said(agent, outcome, remove)))
     return EXIT_OK
 
 

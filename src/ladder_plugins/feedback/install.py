@@ -5,55 +5,122 @@ and the edit hook (``ladder hook post-edit`` on ``PostToolUse``, Gemini CLI's ``
 are level 3 of the ladder only once a host runs them, and a host runs what its settings say.
 Those settings are the user's: permissions, models, other hooks. So the merge is narrow:
 
-* Our entries are recognised by their command, wherever they are; everything else (every
-  other key, value, hook, and their order) is kept. JSON is parsed with its order and written
-  back with the file's indentation, so apart from our entries a file written the usual way
-  comes back byte for byte. Installing twice changes nothing; uninstalling after installing
-  gives the file back.
+* The command we write runs the interpreter that ran ``install`` (``'/venv/bin/python' -m ladder_plugins
+  hook prompt # ladder-plugins``, as pre-commit does): a host's PATH rarely holds the project's virtual
+  environment, and a bare ``ladder`` there is exit 127 on every prompt. The trailing shell comment is our
+  marker: an entry is ours only when its command is exactly what we write, whatever the interpreter's path
+  (or the bare ``ladder hook prompt|post-edit`` earlier versions wrote). A user's own command that runs our
+  hook (``cd backend && ladder hook post-edit``), or merely mentions it, is theirs: kept, and reported.
+* Everything else (every other key, value, hook, and their order) is kept. JSON is parsed with its order
+  and written back in the file's style (indentation, or one compact line; separators, escapes, line
+  endings). Installing twice changes nothing.
+* Install keeps the file's text from before in the user's state directory
+  (``~/.local/state/ladder-plugins/hooks``), not beside the settings: uninstall gives it back byte for
+  byte while the file is still what install wrote, and removes a file (and directories) install created.
+  A file edited since loses only our entries.
 * Codex also reads ``[[hooks.<Event>]]`` tables in ``config.toml``, a file TOML libraries cannot
   rewrite without losing its comments: there our tables live between ``# ladder:hooks:begin``
   and ``# ladder:hooks:end`` and nothing outside the markers is touched. ``.codex/hooks.json``
   is the default; ``config.toml`` is used when it already holds our block, or when it already
   configures hooks and there is no ``hooks.json``.
 * Timeouts are in the host's unit: seconds for Claude Code and Codex, milliseconds for Gemini CLI.
-* Before a file changes, the old one is kept beside it as ``<file>.bak-<UTC time>``; ``dry_run``
-  returns the unified diff and writes nothing; a file that is not JSON (or TOML) is refused
-  with a :class:`~ladder_plugins.errors.LadderError` naming it, and nothing changes. In the
-  project scope, a settings file (or directory) that leads outside the project root through a
-  symlink is refused too: installing must not write where the project does not own.
+* A settings file reached through a symlink (a dotfiles set-up) is written through the link, which stays;
+  one that leads outside the project root (project scope) or the home directory (user scope) is refused.
+  ``dry_run`` returns the unified diff and writes nothing; a file that is not JSON (or TOML) is refused
+  with a :class:`~ladder_plugins.errors.LadderError` naming it, and nothing changes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import hashlib
 import json
 import os
 import re
-import shutil
+import shlex
 import stat
+import sys
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import LadderError
 from ..ladderdir.atomic import write_atomic
 
 __all__ = [
-    "AGENTS", "SCOPES", "PROMPT_COMMAND", "EDIT_COMMAND", "BEGIN_MARKER", "END_MARKER", "Host", "HOSTS",
-    "ladder_hook_kind", "settings_path", "install", "uninstall", "installed", "installed_kinds",
+    "AGENTS", "SCOPES", "KINDS", "MARKER", "BEGIN_MARKER", "END_MARKER", "Host", "HOSTS", "Outcome", "Unresolved",
+    "hook_command", "our_kind", "is_our_command", "ladder_hook_kind", "settings_path", "install", "uninstall",
+    "installed", "installed_kinds", "unresolved_hooks",
 ]
 
 AGENTS = ("claude", "codex", "gemini")
 SCOPES = ("project", "user")
-PROMPT_COMMAND = "ladder hook prompt"
-EDIT_COMMAND = "ladder hook post-edit"
+KINDS = ("prompt", "post-edit")
+#: ends every command install writes: a shell comment, so the host's shell ignores it and we recognise it
+MARKER = "# ladder-plugins"
 BEGIN_MARKER = "# ladder:hooks:begin"
 END_MARKER = "# ladder:hooks:end"
+#: what install wrote before it named the interpreter (a bare ``ladder``): ours too, replaced on install
+_EARLIER = {"ladder hook prompt": "prompt", "ladder hook post-edit": "post-edit"}
 _MAX_BYTES = 4 << 20
-#: a command that runs one of our hooks: ``ladder hook post-edit``, ``/venv/bin/ladder hook prompt``,
-#: ``python -m ladder_plugins hook post-edit``
-_OURS = re.compile(r"""(?:^|[\s/\\"'])(?:ladder(?:\.exe)?|ladder_plugins)["']?\s+hook\s+(prompt|post-edit)(?:\s|$)""")
+#: a command that runs one of our hooks, whoever wrote it: ``ladder hook post-edit``, ``/venv/bin/ladder hook
+#: prompt``, ``python -m ladder_plugins hook post-edit``
+_RUNS = re.compile(r"""(?:^|[\s/\\"'])(?:ladder(?:\.exe)?|ladder_plugins)["']?\s+hook\s+(prompt|post-edit)(?:\s|$)""")
+
+
+def hook_command(kind: str, interpreter: Optional[str] = None) -> str:
+    """The command install writes for the hook ``kind`` (``prompt``, ``post-edit``): ``interpreter`` (default:
+    the one running now) quoted for a POSIX shell, ``-m ladder_plugins hook <kind>``, then :data:`MARKER`."""
+    python = sys.executable if interpreter is None else interpreter
+    if not python:
+        raise LadderError("the Python interpreter running ladder is not known (sys.executable is empty), so the "
+                          "hook command cannot name it: run '<environment>/bin/python -m ladder_plugins hook "
+                          "install ...'; nothing changed")
+    return f"{shlex.quote(python)} -m ladder_plugins hook {kind} {MARKER}"
+
+
+def _ours(command: Any) -> Optional[tuple[str, Optional[str]]]:
+    """``(kind, interpreter)`` when ``command`` is exactly one install writes (interpreter ``None``: the bare
+    ``ladder`` of earlier versions), else ``None``."""
+    if not isinstance(command, str):
+        return None
+    if command in _EARLIER:
+        return _EARLIER[command], None
+    for kind in KINDS:
+        tail = f" -m ladder_plugins hook {kind} {MARKER}"
+        head = command[:-len(tail)] if command.endswith(tail) else ""
+        try:
+            words = shlex.split(head)
+        except ValueError:  # an unbalanced quote: not a word we wrote
+            continue
+        if len(words) == 1 and shlex.quote(words[0]) == head:
+            return kind, words[0]
+    return None
+
+
+def our_kind(command: Any) -> Optional[str]:
+    """``prompt`` or ``post-edit`` for a command install writes (from any interpreter), else ``None``."""
+    found = _ours(command)
+    return found[0] if found else None
+
+
+def is_our_command(command: Any) -> bool:
+    """Whether ``command`` is exactly one install writes: what install replaces and uninstall removes."""
+    return _ours(command) is not None
+
+
+def ladder_hook_kind(command: Any) -> Optional[str]:
+    """``prompt`` or ``post-edit`` for any command that runs one of our hooks (an argv list is joined), ours or a
+    user's own (``cd backend && ladder hook post-edit``), else ``None``: what ``ladder doctor`` counts."""
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        command = " ".join(command)
+    match = _RUNS.search(command) if isinstance(command, str) else None
+    return match.group(1) if match else None
+
+
+def _is_ours(hook: Any) -> bool:
+    return isinstance(hook, dict) and is_our_command(hook.get("command"))
 
 
 @dataclass(frozen=True)
@@ -71,12 +138,14 @@ class Host:
     #: Gemini CLI's documented shape gives every group a matcher, ``""`` for lifecycle events
     prompt_matcher: Optional[str] = None
 
-    def groups(self) -> dict[str, dict[str, Any]]:
-        """Our two matcher groups, by event, exactly as they are written."""
+    def groups(self, interpreter: Optional[str] = None) -> dict[str, dict[str, Any]]:
+        """Our two matcher groups, by event, exactly as they are written (``interpreter``: see hook_command)."""
         prompt: dict[str, Any] = {} if self.prompt_matcher is None else {"matcher": self.prompt_matcher}
-        prompt["hooks"] = [{"type": "command", "command": PROMPT_COMMAND, "timeout": self.timeout}]
+        prompt["hooks"] = [{"type": "command", "command": hook_command("prompt", interpreter),
+                            "timeout": self.timeout}]
         edit = {"matcher": self.edit_matcher,
-                "hooks": [{"type": "command", "command": EDIT_COMMAND, "timeout": self.timeout}]}
+                "hooks": [{"type": "command", "command": hook_command("post-edit", interpreter),
+                           "timeout": self.timeout}]}
         return {self.prompt_event: prompt, self.edit_event: edit}
 
 
@@ -89,17 +158,18 @@ HOSTS = {
 }
 
 
-def ladder_hook_kind(command: Any) -> Optional[str]:
-    """``prompt`` or ``post-edit`` for a command that runs one of our hooks (an argv list is joined), else
-    ``None``: how our entries are recognised, whoever wrote them."""
-    if isinstance(command, list) and all(isinstance(part, str) for part in command):
-        command = " ".join(command)
-    match = _OURS.search(command) if isinstance(command, str) else None
-    return match.group(1) if match else None
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`install` or :func:`uninstall` did (with ``dry_run``: would do)."""
 
-
-def _is_ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and ladder_hook_kind(hook.get("command")) is not None
+    #: the unified diff of every change
+    diff: str = ""
+    #: settings files written, by their real path (a symlink is written through)
+    written: tuple[Path, ...] = ()
+    #: files removed: ones install had created, given back by uninstall (or Codex's other file)
+    removed: tuple[Path, ...] = ()
+    #: the user's own commands that run (or mention) one of our hooks: kept as they are
+    kept: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------
@@ -155,16 +225,15 @@ def settings_path(agent: str, scope: str, home: Optional[Path], project_root: Pa
     return json_path
 
 
-def _check_place(path: Path, scope: str, project_root: Path) -> None:
-    """In the project scope, the settings directory and file must lie inside the root, symlinks resolved."""
-    from ..ladderdir.paths import inside
-
-    if scope != "project":
-        return
-    root = Path(os.path.realpath(project_root))
-    for place in (path.parent, path):
-        if (place.exists() or place.is_symlink()) and not inside(place, root):
-            raise LadderError(f"{place} leads outside the project root {root} (a symlink); nothing changed")
+def _real(path: Path, scope: str, base: Path) -> Path:
+    """The file to read and write for ``path``, symlinks resolved (a dotfiles link is written through, so it
+    stays a link); one that leads outside the project root or the home directory is refused."""
+    real, root = Path(os.path.realpath(path)), Path(os.path.realpath(base))
+    if root not in real.parents:
+        where = "the project root" if scope == "project" else "your home directory"
+        raise LadderError(f"{path} leads outside {where} {root} (a symlink to {real}), where install does not "
+                          f"write: add the entries there by hand, or make {path} a regular file; nothing changed")
+    return real
 
 
 # ---------------------------------------------------------------------------
@@ -219,6 +288,21 @@ def _hooks_of(path: Path, data: dict[str, Any], host: Host) -> dict[str, Any]:
     return hooks
 
 
+def _kept_commands(path: Path, text: Optional[str]) -> list[str]:
+    """The user's own commands in a settings file that run (or mention) one of our hooks: never touched."""
+    from ..config import toml_loads
+    from .hooks import hook_entries
+
+    if text is None or not text.strip():
+        return []
+    try:
+        data = toml_loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    return [entry.command for entry in hook_entries(data)[0]
+            if ladder_hook_kind(entry.command) and not is_our_command(entry.command)]
+
+
 # ---------------------------------------------------------------------------
 # merging JSON
 
@@ -263,12 +347,14 @@ def _stripped(hooks: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
     return result, places
 
 
-def _with_ours(hooks: dict[str, Any], host: Host) -> dict[str, Any]:
+def _with_ours(hooks: dict[str, Any], host: Host, interpreter: Optional[str]) -> dict[str, Any]:
     """``hooks`` with exactly our two groups: where ours were already, else at the end of their events."""
-    result, places = _stripped(hooks)
-    for event, group in host.groups().items():
-        groups = result.setdefault(event, [])
-        groups.insert(places.get(event, len(groups)), group)
+    stripped, places = _stripped(hooks)
+    ours = host.groups(interpreter)
+    # every event where it was (an event that held only ours was dropped by the strip), new ones at the end
+    result = {event: stripped.get(event, []) for event in [*hooks, *ours] if event in stripped or event in ours}
+    for event, group in ours.items():
+        result[event].insert(places.get(event, len(result[event])), group)
     return result
 
 
@@ -287,36 +373,43 @@ def _merged(data: dict[str, Any], hooks: dict[str, Any]) -> dict[str, Any]:
 class _Style:
     """How a JSON file is written, so that a rewrite looks like the original."""
 
-    indent: Any = 2
+    #: spaces or a tab per level; ``None``: the whole object on one line
+    indent: Optional[int | str] = 2
+    #: ``(item, key)`` separators: ``(",", ": ")`` indented, ``(", ", ": ")`` or ``(",", ":")`` on one line
+    separators: tuple[str, str] = (",", ": ")
     ascii_only: bool = False
     newline: str = "\n"
     final_newline: bool = True
 
     @classmethod
     def of(cls, text: Optional[str]) -> "_Style":
-        """The style of ``text``: the indentation of its first indented line, ``\\u`` escapes, CRLF, a final
-        newline; the defaults (2 spaces) for a new or blank file."""
+        """The style of ``text``: the indentation of its first indented line, or one compact line and its
+        separators; ``\\u`` escapes, CRLF, a final newline; the defaults (2 spaces) for a new or blank file."""
         if not text or not text.strip():
             return cls()
-        match = re.search(r"[\[{][ \t]*\r?\n([ \t]+)\S", text)
-        indent: Any = 2
-        if match:
-            space = match.group(1)
-            indent = "\t" if "\t" in space else len(space)
-        ascii_only = text.isascii() and "\\u" in text
-        return cls(indent, ascii_only, "\r\n" if "\r\n" in text else "\n", text.endswith("\n"))
+        indent, separators = cls._layout(text)
+        return cls(indent, separators, text.isascii() and "\\u" in text, "\r\n" if "\r\n" in text else "\n",
+                   text.endswith("\n"))
+
+    @staticmethod
+    def _layout(text: str) -> tuple[Optional[int | str], tuple[str, str]]:
+        if "\n" not in text.strip():  # one line: ``{"a": 1, "b": 2}`` or ``{"a":1,"b":2}``
+            return None, ((",", ":") if re.search(r'"[ \t]*:[ \t]', text) is None else (", ", ": "))
+        match = re.search(r"[\[{][ \t]*\r?\n([ \t]*)\S", text)
+        space = match.group(1) if match else "  "
+        return ("\t" if "\t" in space else len(space)), (",", ": ")
 
     def dumps(self, data: Any) -> str:
-        text = json.dumps(data, indent=self.indent, ensure_ascii=self.ascii_only)
+        text = json.dumps(data, indent=self.indent, separators=self.separators, ensure_ascii=self.ascii_only)
         text += "\n" if self.final_newline else ""
         return text.replace("\n", self.newline) if self.newline != "\n" else text
 
 
-def _json_text(path: Path, text: Optional[str], host: Host, adding: bool) -> Optional[str]:
+def _json_text(path: Path, text: Optional[str], host: Host, adding: bool, interpreter: str) -> Optional[str]:
     """The file's new text with our entries added (``adding``) or removed; ``None`` when nothing changes."""
     data = _load_json(path, text, host.agent)
     hooks = _hooks_of(path, data, host)
-    new_hooks = _with_ours(hooks, host) if adding else _stripped(hooks)[0]
+    new_hooks = _with_ours(hooks, host, interpreter) if adding else _stripped(hooks)[0]
     if new_hooks == hooks:
         return None
     return _Style.of(text).dumps(_merged(data, new_hooks))
@@ -326,13 +419,13 @@ def _json_text(path: Path, text: Optional[str], host: Host, adding: bool) -> Opt
 # Codex's config.toml, between markers
 
 
-def _toml_block(host: Host) -> str:
+def _toml_block(host: Host, interpreter: Optional[str] = None) -> str:
     """Our tables for Codex's ``config.toml``, between the markers."""
     from ..reports.sanitize import toml_string
 
     lines = [BEGIN_MARKER, "# written by `ladder hook install`, removed by `ladder hook uninstall`; "
              "edits between the markers are replaced"]
-    for event, group in host.groups().items():
+    for event, group in host.groups(interpreter).items():
         lines.append(f"[[hooks.{event}]]")
         if "matcher" in group:
             lines.append(f"matcher = {toml_string(group['matcher'])}")
@@ -377,7 +470,7 @@ def _appended(text: str, block: str) -> str:
     return text + ("" if text.endswith("\n") else "\n") + "\n" + block
 
 
-def _toml_text(path: Path, text: Optional[str], host: Host, adding: bool) -> Optional[str]:
+def _toml_text(path: Path, text: Optional[str], host: Host, adding: bool, interpreter: Optional[str]) -> Optional[str]:
     """``config.toml`` with our block written (``adding``) or removed; ``None`` when nothing changes."""
     current = text or ""
     _checked_toml(path, current, "not valid TOML")
@@ -387,7 +480,7 @@ def _toml_text(path: Path, text: Optional[str], host: Host, adding: bool) -> Opt
             return None
         head = before[:-1] if before.endswith("\n\n") and not after.strip() else before
         return head + after
-    wanted = _toml_block(host)
+    wanted = _toml_block(host, interpreter)
     if block == wanted:
         return None
     new = before + wanted + after if block is not None else _appended(current, wanted)
@@ -397,117 +490,204 @@ def _toml_text(path: Path, text: Optional[str], host: Host, adding: bool) -> Opt
 
 
 # ---------------------------------------------------------------------------
+# what install found, kept outside the user's settings directories
+
+
+@dataclass(frozen=True)
+class _Record:
+    """A settings file's text before install (``None``: install created it, with the directories ``created``)
+    and the text install wrote: while the file still holds that text, uninstall gives the old one back."""
+
+    original: Optional[str]
+    installed: str
+    created: tuple[str, ...] = ()
+
+
+def _records_dir(home: Optional[Path]) -> Path:
+    """``$XDG_STATE_HOME/ladder-plugins/hooks`` (default ``~/.local/state/...``); under ``home`` when given."""
+    state = os.environ.get("XDG_STATE_HOME", "") if home is None else ""
+    base = Path(state) if os.path.isabs(state) else (Path(home) if home is not None else Path.home()) / ".local/state"
+    return base / "ladder-plugins" / "hooks"
+
+
+def _record_path(records: Path, real: Path) -> Path:
+    return records / (hashlib.sha256(os.fsencode(real)).hexdigest()[:32] + ".json")
+
+
+def _load_record(records: Path, real: Path) -> Optional[_Record]:
+    """The record of ``real``; one that is missing, unreadable or of another file counts as none (uninstall then
+    removes only our entries)."""
+    try:
+        data = json.loads(_record_path(records, real).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    shape = {"path": str, "original": (str, type(None)), "installed": str, "created": list}
+    if not isinstance(data, dict) or data.get("path") != str(real) \
+            or not all(isinstance(data.get(key), kinds) for key, kinds in shape.items()):
+        return None
+    return _Record(data["original"], data["installed"], tuple(d for d in data["created"] if isinstance(d, str)))
+
+
+def _missing_dirs(directory: Path) -> tuple[str, ...]:
+    """The directories that writing into ``directory`` would create, outermost first."""
+    missing = []
+    while not directory.exists() and directory != directory.parent:
+        missing.append(str(directory))
+        directory = directory.parent
+    return tuple(reversed(missing))
+
+
+# ---------------------------------------------------------------------------
 # writing
-
-
-def _now_stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _backup(path: Path) -> Path:
-    """A copy of the old file beside it, ``<file>.bak-<UTC time>`` (a second one in the same second gets a
-    number): never overwritten."""
-    stamp = _now_stamp()
-    backup = path.with_name(f"{path.name}.bak-{stamp}")
-    number = 1
-    while backup.exists() or backup.is_symlink():
-        number += 1
-        backup = path.with_name(f"{path.name}.bak-{stamp}-{number}")
-    shutil.copy2(path, backup)
-    return backup
-
-
-def _write(path: Path, text: str) -> None:
-    """Atomically, with the old file's permissions; ``newline=""``: the text's own line endings."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, text.encode("utf-8"))
 
 
 @dataclass(frozen=True)
 class _Change:
-    """One settings file's old text (``None``: it does not exist yet) and new text."""
+    """One settings file: its text before and after (``None``: absent), and the record to keep after it
+    (``None``: none)."""
 
     path: Path
     old: Optional[str]
-    new: str
+    new: Optional[str]
+    record: Optional[_Record]
+    kept: tuple[str, ...]
 
     def diff(self) -> str:
-        before = (self.old or "").splitlines(keepends=True)
-        lines = difflib.unified_diff(before, self.new.splitlines(keepends=True),
+        if self.new == self.old:
+            return ""
+        lines = difflib.unified_diff((self.old or "").splitlines(keepends=True),
+                                     (self.new or "").splitlines(keepends=True),
                                      fromfile=str(self.path) if self.old is not None else "/dev/null",
-                                     tofile=str(self.path))
+                                     tofile=str(self.path) if self.new is not None else "/dev/null")
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def _apply(changes: Iterable[_Change], dry_run: bool) -> tuple[str, list[Path]]:
-    """The diff of ``changes`` and the paths written: each settings file (with ``dry_run``: that would be),
-    then the backups of the old ones."""
-    changes = list(changes)
-    diff = "".join(change.diff() for change in changes)
-    if dry_run:
-        return diff, [change.path for change in changes]
-    backups = []
-    for change in changes:
-        try:
-            if change.old is not None:
-                backups.append(_backup(change.path))
-            _write(change.path, change.new)
-        except OSError as exc:
-            raise LadderError(f"{change.path}: cannot be written ({exc.strerror or exc})") from None
-    return diff, [change.path for change in changes] + backups
+def _new_text(path: Path, old: Optional[str], host: Host, adding: bool, interpreter: Optional[str]) -> Optional[str]:
+    """The file's text with our entries added or removed, or ``old`` when that changes nothing."""
+    new = (_toml_text if path.suffix == ".toml" else _json_text)(path, old, host, adding, interpreter)
+    return old if new is None else new
 
 
-def _change(path: Path, host: Host, adding: bool) -> Optional[_Change]:
+def _is_empty(path: Path, text: str) -> bool:
+    return not text.strip() if path.suffix == ".toml" else json.loads(text) == {}
+
+
+def _plan(path: Path, host: Host, adding: bool, records: Path, interpreter: str) -> Optional[_Change]:
+    """What install (``adding``) or uninstall does to ``path`` (a real path), and the record it leaves."""
     old = _read_optional(path)
     if old is None and not adding:
         return None
-    text = (_toml_text if path.suffix == ".toml" else _json_text)(path, old, host, adding)
-    return _Change(path, old, text) if text is not None and text != old else None
+    record = _load_record(records, path)
+    kept = tuple(_kept_commands(path, old))
+    new = _new_text(path, old, host, adding, interpreter)
+    if new is None or new == old:
+        return _Change(path, old, old, record, kept)
+    # the record speaks only while the file is still exactly what install wrote
+    untouched = record if record is not None and record.installed == old else None
+    if adding:
+        return _Change(path, old, new, _record_after(path, old, new, untouched, host), kept)
+    return _Change(path, old, _uninstalled(path, new, record, untouched), None, kept)
 
 
-def install(agent: str, scope: str, home: Optional[Path], project_root: Path,
-            dry_run: bool = False) -> tuple[str, list[Path]]:
+def _uninstalled(path: Path, stripped: str, record: Optional[_Record], untouched: Optional[_Record]) -> Optional[str]:
+    """The file after uninstall (``None``: removed): its text from before install while it is untouched, else
+    ``stripped`` (only our entries gone), or nothing when install created it and nothing else is left."""
+    if untouched is not None:
+        return untouched.original
+    created = record is not None and record.original is None
+    return None if created and _is_empty(path, stripped) else stripped
+
+
+def _record_after(path: Path, old: Optional[str], new: str, untouched: Optional[_Record], host: Host) -> \
+        Optional[_Record]:
+    """The record install leaves: the text from before our entries, while it is known."""
+    if untouched is not None:
+        return _Record(untouched.original, new, untouched.created)
+    if _new_text(path, old, host, False, sys.executable) == old:  # none of ours yet: old is the original
+        return _Record(old, new, _missing_dirs(path.parent) if old is None else ())
+    return None  # ours were put there by hand or by an older version: no text from before them is known
+
+
+def _remove(path: Path, created: Sequence[str]) -> None:
+    """``path`` and the directories install created for it, innermost first, each only while empty."""
+    path.unlink()
+    for directory in reversed(created):
+        with contextlib.suppress(OSError):
+            os.rmdir(directory)
+
+
+def _make(change: _Change, records: Path) -> None:
+    """Write (or remove) one settings file, then its record."""
+    record_file = _record_path(records, change.path)
+    if change.new is None:
+        previous = _load_record(records, change.path)
+        _remove(change.path, previous.created if previous is not None else ())
+    else:
+        change.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(change.path, change.new.encode("utf-8"))
+    if change.record is None:
+        record_file.unlink(missing_ok=True)
+        return
+    record = {"path": str(change.path), "original": change.record.original, "installed": change.record.installed,
+              "created": list(change.record.created)}
+    record_file.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(record_file, json.dumps(record).encode("utf-8"), 0o600)
+
+
+def _apply(changes: Sequence[Optional[_Change]], records: Path, dry_run: bool) -> Outcome:
+    """Make ``changes`` (with ``dry_run``: only say them), the records with them."""
+    present = [change for change in changes if change is not None]
+    moved = [change for change in present if change.new != change.old]
+    for change in [] if dry_run else moved:
+        try:
+            _make(change, records)
+        except OSError as exc:
+            raise LadderError(f"{exc.filename or change.path}: cannot be written ({exc.strerror or exc})") from None
+    return _outcome(present, moved)
+
+
+def _outcome(present: Sequence[_Change], moved: Sequence[_Change]) -> Outcome:
+    written, removed = [c.path for c in moved if c.new is not None], [c.path for c in moved if c.new is None]
+    kept = dict.fromkeys(command for change in present for command in change.kept)
+    return Outcome("".join(change.diff() for change in moved), tuple(written), tuple(removed), tuple(kept))
+
+
+def install(agent: str, scope: str, home: Optional[Path], project_root: Path, dry_run: bool = False) -> Outcome:
     """Merge our prompt and edit hooks into ``agent``'s settings for ``scope`` (``project``: under
-    ``project_root``; ``user``: under ``home``, default ``~``). Returns the unified diff and the paths written
-    (the settings file, then the backup of the old one); ``("", [])`` when everything was already in place.
-    For Codex, our entries in its other file (``hooks.json`` or ``config.toml``) are removed: one place only."""
-    host = _host(agent)
-    candidates = _candidates(host, _base(scope, home, project_root))
-    for candidate in candidates:
-        _check_place(candidate, scope, project_root)  # before anything is read there
-    path = settings_path(agent, scope, home, project_root)
-    # one place only: Codex would run entries in both of its files twice
-    changes = [_change(path, host, adding=True)] + [_change(other, host, adding=False)
-                                                    for other in candidates if other != path]
-    return _apply([change for change in changes if change is not None], dry_run)
+    ``project_root``; ``user``: under ``home``, default ``~``), as commands of the interpreter running this.
+    For Codex, our entries in its other file (``hooks.json`` or ``config.toml``) are removed: one place only,
+    or Codex would run them twice."""
+    host, base = _host(agent), _base(scope, home, project_root)
+    reals = [_real(candidate, scope, base) for candidate in _candidates(host, base)]  # before anything is read
+    target = _real(settings_path(agent, scope, home, project_root), scope, base)
+    records = _records_dir(home)
+    changes = [_plan(target, host, True, records, sys.executable)] + [
+        _plan(other, host, False, records, sys.executable) for other in reals if other != target]
+    return _apply(changes, records, dry_run)
 
 
 def uninstall(agent: str, scope: str, home: Optional[Path], project_root: Path,
-              dry_run: bool = False) -> tuple[str, list[Path]]:
+              dry_run: bool = False) -> Outcome:
     """Remove our hook entries from ``agent``'s settings for ``scope`` (for Codex: ``hooks.json`` and the
-    block in ``config.toml``), leaving everything else; same result shape as :func:`install`."""
-    host = _host(agent)
-    paths = _candidates(host, _base(scope, home, project_root))
-    for path in paths:
-        _check_place(path, scope, project_root)
-    changes = []
-    for path in paths:
-        change = _change(path, host, adding=False)
-        if change is not None:
-            changes.append(change)
-    return _apply(changes, dry_run)
+    block in ``config.toml``), leaving everything else: a file still as install wrote it gets its old text
+    back, byte for byte, and one install created goes."""
+    host, base = _host(agent), _base(scope, home, project_root)
+    reals = [_real(candidate, scope, base) for candidate in _candidates(host, base)]
+    records = _records_dir(home)
+    return _apply([_plan(path, host, False, records, sys.executable) for path in reals], records, dry_run)
 
 
 # ---------------------------------------------------------------------------
-# which hosts have them (for ``ladder doctor``)
+# which hosts have them, and whether their commands still resolve (for ``ladder doctor``)
 
 
-def _read_files(agent: str, root: Path, home: Path) -> list[tuple[Path, str]]:
+def _read_files(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str]]:
+    """``(file, form, scope)`` of every settings file ``agent`` reads hooks from."""
     host = HOSTS[agent]
     names = [host.file] + (["settings.local.json"] if agent == "claude" else []) \
         + (["config.toml"] if agent == "codex" else [])
-    return [(base / host.directory / name, "toml" if name.endswith(".toml") else "json")
-            for base in (root, home) for name in names]
+    return [(base / host.directory / name, "toml" if name.endswith(".toml") else "json", scope)
+            for base, scope in ((root, "project"), (home, "user")) for name in names]
 
 
 def _parsed(path: Path, form: str) -> Any:
@@ -524,20 +704,61 @@ def _parsed(path: Path, form: str) -> Any:
         return None
 
 
+def _commands(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str]]:
+    """``(file, scope, command)`` of every command hook in ``agent``'s settings files."""
+    from .hooks import hook_entries
+
+    return [(path, scope, entry.command) for path, form, scope in _read_files(agent, root, home)
+            for entry in hook_entries(_parsed(path, form) or {})[0]]
+
+
 def installed_kinds(root: Path, home: Optional[Path] = None) -> dict[str, tuple[str, ...]]:
     """For each agent, which of our hooks (``post-edit``, ``prompt``) its settings run, in the project or the
     user's settings (Claude Code's ``settings.local.json`` and Codex's ``config.toml`` included)."""
-    from .hooks import hook_entries
-
     home = Path(home) if home is not None else Path.home()
-    found: dict[str, tuple[str, ...]] = {}
-    for agent in AGENTS:
-        commands = [entry.command for path, form in _read_files(agent, Path(root), home)
-                    for entry in hook_entries(_parsed(path, form) or {})[0]]
-        found[agent] = tuple(sorted({kind for kind in map(ladder_hook_kind, commands) if kind}))
-    return found
+    return {agent: tuple(sorted({kind for _, _, command in _commands(agent, Path(root), home)
+                                 if (kind := ladder_hook_kind(command))}))
+            for agent in AGENTS}
 
 
 def installed(root: Path, home: Optional[Path] = None) -> dict[str, bool]:
     """For each agent (``claude``, ``codex``, ``gemini``), whether a settings file it reads runs our edit hook."""
     return {agent: "post-edit" in kinds for agent, kinds in installed_kinds(root, home).items()}
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    """A command install wrote that the host can no longer run."""
+
+    agent: str
+    scope: str
+    path: Path
+    command: str
+    #: what it runs, and why that fails: ``/old/venv/bin/python, which does not exist (any more)``
+    reason: str
+
+
+def _unresolved(python: Optional[str]) -> Optional[str]:
+    """Why a host cannot run our command with this interpreter (``None``: the bare ``ladder``), or ``None``."""
+    if python is None:
+        return ("a bare `ladder`, found only where the host's PATH holds the environment ladder-plugins is installed "
+                "in (most hosts' PATH does not: exit 127)")
+    if not os.path.isfile(python):
+        return f"{python}, which does not exist (any more)"
+    return None if os.access(python, os.X_OK) else f"{python}, which is not executable"
+
+
+def unresolved_hooks(root: Path, home: Optional[Path] = None) -> list[Unresolved]:
+    """Our entries (exactly as install writes them) whose interpreter is gone or not executable, and the bare
+    ``ladder`` of earlier versions, which a host finds only when its PATH holds the environment."""
+    home = Path(home) if home is not None else Path.home()
+    found: dict[tuple[Path, str], Unresolved] = {}  # one per file and interpreter, not per entry
+    for agent in AGENTS:
+        for path, scope, command in _commands(agent, Path(root), home):
+            ours = _ours(command)
+            if ours is None:
+                continue
+            reason = _unresolved(ours[1])
+            if reason is not None:
+                found.setdefault((path, reason), Unresolved(agent, scope, path, command, reason))
+    return list(found.values())
