@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ladder_plugins.feedback.state import StateFile
+
 from .reports_helpers import FINAL, ladder, three_edits
 
 GOLDEN = Path(__file__).parent / "golden" / "feedback.json"
@@ -171,3 +173,68 @@ def test_doctor_and_the_html_report_read_the_state_without_changing_it(tmp_path)
     assert damaged.returncode == 1 and "feedback state .claude/feedback-ladder-state.json: not readable JSON" in \
         damaged.stdout
     assert state.read_text() == "{damaged"
+
+
+# -- the state's size -----------------------------------------------------------------------------------------
+
+def _tracked_item(n: int, **extra: object) -> dict:
+    """An item as a scan leaves it (nothing for the next scan to change), with five counted sources."""
+    sources = [{"identity": f"notes:{n}-{k}", "level": 1, "source": "notes", "location": f"notes.jsonl:{k}",
+                "when": "2026-04-10", "text": f"do not catch a bare exception ({n}, {k})"} for k in range(5)]
+    return {"id": f"item-{n}", "topic": f"item {n}", "keywords": ["bare", "except"], "occurrences": 5,
+            "first_seen": "2026-04-10", "last_seen": "2026-04-10", "current_level": 4, "current_location": "x",
+            "recommended_level": 3, "promoted": True, "ladder": {"sources": sources}, **extra}
+
+
+def _state_file(root: Path, warned: list) -> StateFile:
+    (root / ".claude").mkdir(parents=True, exist_ok=True)
+    return StateFile(root / ".claude" / "feedback-ladder-state.json", root, warned.append)
+
+
+def _scan_nothing_new(state_file: StateFile) -> None:
+    from datetime import date
+
+    from ladder_plugins.feedback.tracker import apply_sightings
+
+    with state_file.updating() as state:
+        apply_sightings(state.items, [], None, [], date(2026, 5, 1))
+
+
+def test_a_scan_that_finds_nothing_new_never_makes_the_state_larger(tmp_path):
+    """A state written compactly (by the seed's skill, by hand) stays as small: a scan does not pretty-print it."""
+    state_file = _state_file(tmp_path, [])
+    data = {"version": 1, "feedbacks": [_tracked_item(n) for n in range(200)]}
+    state_file.path.write_text(json.dumps(data, ensure_ascii=False))
+    before = state_file.path.stat().st_size
+    _scan_nothing_new(state_file)
+    assert json.loads(state_file.path.read_text()) == data
+    assert state_file.path.stat().st_size <= before
+
+
+def test_a_state_over_the_limit_is_said_with_what_to_do_by_the_scan_and_by_doctor(tmp_path):
+    warned: list = []
+    state_file = _state_file(tmp_path, warned)
+    with open(state_file.path, "wb") as handle:
+        handle.truncate(17 << 20)
+    state = state_file.read()
+    assert state.read_only and state.items == []
+    assert len(warned) == 1 and "17.0 MB, over the 16 MB limit" in warned[0] and "json.tool --compact" in warned[0]
+    assert state_file.health()["problem"] == warned[0]
+
+
+def test_a_scan_that_would_take_the_state_past_the_limit_writes_nothing_and_says_what_to_do(tmp_path):
+    """A seed-written state just under 16 MB: the scan adds ladder's due_since to each item, which would cross
+    the limit after which the file is read-only; the old file is kept instead."""
+    from ladder_plugins.errors import LadderError
+
+    state_file = _state_file(tmp_path, [])
+    items = [{**_tracked_item(n, notes="x" * ((1 << 20) - 2000)), "current_level": 1, "promoted": False}
+             for n in range(16)]
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    items[0]["notes"] += "x" * ((16 << 20) - 10 - len(json.dumps({"version": 1, "feedbacks": items}, **compact)))
+    old = json.dumps({"version": 1, "feedbacks": items}, **compact).encode()
+    assert len(old) == (16 << 20) - 10
+    state_file.path.write_bytes(old)
+    with pytest.raises(LadderError, match=r"would be 16\.0 MB, over the 16 MB limit; the old file is kept.*--compact"):
+        _scan_nothing_new(state_file)
+    assert state_file.path.read_bytes() == old

@@ -13,6 +13,7 @@ updated.
 from __future__ import annotations
 
 import json
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,6 +116,9 @@ class StateFile:
     def _health_of_content(self) -> dict:
         try:
             self.check_place()
+            size = os.stat(self.path).st_size
+            if size > _MAX_BYTES:
+                return {"problem": self._too_large(size)}
             data = json.loads(self.path.read_bytes()[: _MAX_BYTES + 1].decode("utf-8"))
         except (OSError, LadderError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             return {"problem": str(exc) if isinstance(exc, LadderError) else f"not readable JSON ({exc})"}
@@ -128,7 +132,7 @@ class StateFile:
 
     def _decoded(self, raw: bytes, repair: bool = True) -> State:
         if len(raw) > _MAX_BYTES:
-            self.warn(f"{self.shown}: larger than {_MAX_BYTES >> 20} MB; left alone (read-only)")
+            self.warn(self._too_large(os.stat(self.path).st_size))
             return State(read_only=True, existed=True)
         try:
             data = json.loads(raw.decode("utf-8"))
@@ -165,13 +169,34 @@ class StateFile:
             if not state.read_only:
                 self.write(state)
 
+    def _too_large(self, size: int, would: str = "is") -> str:
+        """What a state over :data:`_MAX_BYTES` means, and how to bring it under."""
+        return (f"{self.shown}: {would} {size / (1 << 20):.1f} MB, over the {_MAX_BYTES >> 20} MB limit; "
+                + ("the old file is kept" if would != "is" else "read-only, its items not read")
+                + f"; to fix, write it compactly (python -m json.tool --compact --no-ensure-ascii {self.shown} "
+                  "NEW, then move NEW over it), or remove the items no longer tracked, or rename it to start anew")
+
     def write(self, state: State) -> None:
-        text = json.dumps(state.data, indent=2, ensure_ascii=False) + "\n"
+        data = _layout(state.data).encode("utf-8")
+        if len(data) > _MAX_BYTES:  # written, it would be read-only from then on
+            raise LadderError(self._too_large(len(data), "would be"))
         try:
-            write_atomic(self.path, text.encode("utf-8"))
+            write_atomic(self.path, data)
         except OSError as exc:
             raise LadderError(f"{self.shown}: cannot be written ({exc.strerror or exc}); the old file is kept") \
                 from None
+
+
+def _layout(data: dict) -> str:
+    """Compact JSON, each item of ``feedbacks`` on a line of its own: never larger than the same data written
+    compactly by another tool (indented, a 15.5 MB state became 26 MB, past the limit), and a diff still shows
+    which items a scan changed. Unknown keys keep their order."""
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    parts = [f"{dump(key)}:[\n" + ",\n".join(map(dump, value)) + "\n]" if key == "feedbacks" and value
+             else f"{dump(key)}:{dump(value)}" for key, value in data.items()]
+    return "{" + ",\n".join(parts) + "}\n"
 
 
 def _shape_problem(data: Any) -> Optional[str]:
