@@ -264,3 +264,15 @@ def count_near(rows: list[bytearray], bpp: int, colour: tuple[int, int, int], to
     """Pixels within ``tolerance`` of ``colour`` on every channel (alpha, if any, ignored)."""
     return sum(all(abs(p - c) <= tolerance for p, c in zip(row[x:x + 3], colour))
                for row in rows for x in range(0, len(row), bpp))
+
+
+def test_the_trend_draws_no_line_across_weeks_with_no_data(tmp_path):
+    settings = project_settings(tmp_path)
+    days = [0, 1, 2, 3, 60, 61, 62]  # then nothing for two months
+    aggregate = Aggregate().add_all(make_event(unit_hash=f"v{i}", when=at(i)) for i in days)
+    page = html_report(build_view(aggregate, settings, at(63)), "shop")
+    lines = re.findall(r'<polyline[^>]*stroke="#2e6fdb"[^>]*points="([^"]*)"', page)
+    xs = [[float(x) for x in re.findall(r"([\d.]+),", line)] for line in lines]
+    dots = sorted(float(x) for x in re.findall(r'<circle cx="([\d.]+)"[^>]*fill="#2e6fdb"', page))
+    last_before, first_after = dots[3], dots[4]  # the gap's two sides
+    assert len(xs) == 2 and not any(min(x) <= last_before and max(x) >= first_after for x in xs), lines

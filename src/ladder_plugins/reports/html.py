@@ -45,6 +45,7 @@ _LEFT, _RIGHT, _TOP, _BOTTOM = 58, 30, 14, 62
 _PAD = 16  # inside the plot on both sides, so the first and last day's dots stay clear of the y axis
 _EVERY_DAY = 10  # a history spanning at most this many days has every day labelled
 _LABELS = 8  # a longer one has this many evenly spaced date labels
+_GAP_DAYS = 7  # days without data after which a series' line is broken (a weekend without runs is not)
 _AXIS, _GRID = "#98a2b3", "#e4e7ec"
 
 
@@ -182,11 +183,17 @@ def _points(series: _Series, trend: Sequence[tuple[str, dict[str, int]]], offset
             for offset, value, day in found if value is not None]
 
 
-def _line(series: _Series, points: Sequence[_Point]) -> str:
-    if len(points) < 2:
-        return ""
-    coords = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)
-    return f'<polyline fill="none" stroke="{series.color}" stroke-width="2" points="{coords}"/>'
+def _line(series: _Series, points: Sequence[_Point], frame: _Frame) -> str:
+    """The series' line, broken where more than ``_GAP_DAYS`` days have no data: a line across weeks
+    without a run would show counts nobody measured."""
+    gap = _GAP_DAYS * (frame.x(1) - frame.x(0))
+    runs: list[list[_Point]] = []
+    for point in points:
+        if not runs or point[0] - runs[-1][-1][0] > gap:
+            runs.append([])
+        runs[-1].append(point)
+    return "".join(f'<polyline fill="none" stroke="{series.color}" stroke-width="2" points="'
+                   + " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in run) + '"/>' for run in runs if len(run) > 1)
 
 
 def _dots(series: _Series, points: Sequence[_Point], scale: float) -> str:
@@ -200,7 +207,7 @@ def _chart(trend: Sequence[tuple[str, dict[str, int]]]) -> str:
     offsets, label = _timeline([day for day, _ in trend])
     frame = _frame(offsets, trend)
     drawn = [(s, _points(s, trend, offsets, frame)) for s in _SERIES]
-    marks = "".join(_line(s, p) for s, p in drawn) + "".join(_dots(s, p, frame.dot) for s, p in drawn)
+    marks = "".join(_line(s, p, frame) for s, p in drawn) + "".join(_dots(s, p, frame.dot) for s, p in drawn)
     return (f'<svg role="img" aria-label="{_CHART_LABEL}" viewBox="0 0 {_W} {_H}">'
             f"{_y_axis(frame)}{_x_axis(frame, label)}{marks}</svg>{_legend()}")
 
