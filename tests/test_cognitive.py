@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from importlib import resources
 
 import pytest
 
@@ -70,6 +72,11 @@ CASES = [
      "def deco(fn):\n    def a():\n        if fn:\n            pass\n    def b():\n        pass\n    return a\n", 2),
     ("a wrapper without a return", "def deco(fn):\n    def inner():\n        if fn:\n            pass\n", 1),
     ("lambda nests", "def f(xs):\n    return sorted(xs, key=lambda x: 1 if x else 0)\n", 2),
+    # issue 29: a lambda's defaults were not counted; they run where the lambda is written, as a nested def's
+    ("a lambda's defaults count at the enclosing level",
+     "def f(a):\n    if a:\n        return [lambda d=1 if a else 0: d]\n", 3),
+    ("a nested def's defaults count at the enclosing level",
+     "def f(a):\n    if a:\n        def g(d=1 if a else 0):\n            return d\n        return g(1)\n", 3),
     # comprehensions are the shorthand the white paper ignores (sonar-python counts none)
     ("comprehension for and if", "def f(ys):\n    return [x for x in ys if x]\n", 0),
     ("two comprehension fors", "def f(bs):\n    return [x for a in bs for x in a]\n", 0),
@@ -135,3 +142,37 @@ def test_methods_recurse_through_self(file_metrics):
             "    def b(self, n):\n        return self.a(n - 1)\n    def c(self):\n        return b(1)\n")
     found = {name: m["cognitive"] for name, m in file_metrics(code).items()}
     assert found == {"Walker.a": 2, "Walker.b": 1, "Walker.c": 0}
+
+
+#: metrics.md's "Differences from sonar-python", row by row: the first cell -> (a unit showing it, ours,
+#: sonar-python's as its CognitiveComplexityVisitor counts it, worked by hand)
+SONAR_DIFFERENCES = {
+    "`match`": ("def f(c):\n    match c:\n        case 1:\n            pass\n        case _:\n            pass\n", 1, 0),
+    "`lambda`": ("def f(xs):\n    return sorted(xs, key=lambda x: 1 if x else 0)\n", 2, 1),
+    "class inside a function": (
+        "def f(a):\n    if a:\n        class C:\n            def m(self):\n                if a:\n                    pass\n",
+        4, 2),
+    "`(a and b) and c`": ("def f(a, b, c):\n    return (a and b) and c\n", 1, 2),
+    "the unit's own decorators and default values": ("@deco(1 if X else 2)\ndef f(a=1 if Y else 2):\n    return a\n", 0, 2),
+    "recursion": ("def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n", 2, 1),
+    # issue 29: these three were in the rules but not among the differences
+    "a ternary's condition": ("def f(a, b, c, x, y):\n    return x if (a if c else b) else y\n", 2, 3),
+    "a nested `def`'s decorators and default values": (
+        "def f(a):\n    def g(x=1 if a else 2):\n        return x\n    return g(1)\n", 1, 2),
+    "a nested `def`'s annotations": ("def f(a):\n    def g(x: int if a else str):\n        return x\n    return g(1)\n", 0, 2),
+}
+SONAR_ROW = re.compile(r"^\| (.+?) \| ", re.M)
+
+
+def test_every_difference_from_sonar_python_is_a_row_of_the_table():
+    doc = resources.files("ladder_plugins").joinpath("metrics.md").read_text(encoding="utf-8")
+    section = doc.split("### Differences from sonar-python", 1)[1].split("\n### ", 1)[0]
+    rows = set(SONAR_ROW.findall(section)) - {"construct", "---"}
+    assert rows == set(SONAR_DIFFERENCES)
+
+
+@pytest.mark.parametrize("row", sorted(SONAR_DIFFERENCES))
+def test_the_differences_from_sonar_python_are_what_we_count(unit_metrics, row):
+    code, ours, sonar = SONAR_DIFFERENCES[row]
+    assert ours != sonar
+    assert unit_metrics(code)["cognitive"] == ours

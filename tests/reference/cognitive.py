@@ -152,6 +152,8 @@ class _Counter:
         self.push(node.body, depth)
 
     def visit_lambda(self, node: ast.Lambda, nesting: int) -> None:
+        args = node.args  # issue 29: its defaults count where the lambda is written
+        self.push(args.defaults + [d for d in args.kw_defaults if d is not None], nesting)
         self.push([node.body], nesting + 1)
 
     def visit_boolop(self, node: ast.BoolOp, nesting: int) -> None:

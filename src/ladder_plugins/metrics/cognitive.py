@@ -19,7 +19,9 @@ and every difference from sonar-python with the white-paper sentence behind it.
   ``else`` and ``case`` bodies, ternary branches, nested functions and lambdas; a
   decorator-style wrapper (a function whose body is one ``def`` and otherwise only
   ``return <name>`` statements, as sonar-python's ``isWrapperFunction``) does not raise
-  the nesting of the function it defines.
+  the nesting of the function it defines;
+* a nested function's decorators and defaults, and a lambda's defaults, count at the
+  level where it is written (they run there); annotations count nowhere.
 
 Counted by the fused traversal (:mod:`.traversal`); the recursion cycles between the
 file's functions are found here, once per file, from the calls it collected.

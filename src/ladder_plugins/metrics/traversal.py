@@ -7,8 +7,8 @@ reach, carried as bits per *batch* of children (a body, a nested ``def``'s parts
 
 * cyclomatic (radon's rules exactly, see :mod:`.cyclomatic`) skips nested functions
   and classes whole, and the inside of an ``assert``;
-* cognitive (:mod:`.cognitive`) skips a nested function's annotations, a lambda's
-  defaults and ``case`` patterns, and carries the nesting level;
+* cognitive (:mod:`.cognitive`) skips a nested function's annotations and ``case``
+  patterns, and carries the nesting level;
 * ABC (:mod:`.abc`), assertions and the calls that find recursion see everything
   below the unit's body.
 
@@ -233,7 +233,7 @@ class _Walk:
         self.a += params(node.args, skip_first=False)
         carry = bits & _CARRY
         self.push([node.body], nesting + 1, carry)
-        self.push(_defaults(node.args), nesting, carry & _RADON)  # cognitive skips a lambda's defaults
+        self.push(_defaults(node.args), nesting, carry)  # evaluated where the lambda is written, as a def's
 
     def visit_boolop(self, node: ast.BoolOp, nesting: int, bits: int) -> None:
         operators = len(node.values) - 1
