@@ -163,11 +163,12 @@ COMMENT = b"  # ladder: ignore[params_max] legacy"
 @pytest.mark.parametrize("before, after", [
     (b"\x0c" + DEF + b"\n    return a\n", b"\x0c" + DEF + COMMENT + b"\n    return a\n"),  # a form feed first
     (DEF + b"\r    return a\r", DEF + COMMENT + b"\r    return a\r"),  # CR-only, the last CR too
+    (b"import os\r\r" + DEF + b"\r    return a\r", b"import os\r\r" + DEF + COMMENT + b"\r    return a\r"),
     (DEF + b"\r\n    return a\r\n", DEF + COMMENT + b"\r\n    return a\r\n"),
     (b"\xef\xbb\xbf" + DEF + b"\n\treturn a", b"\xef\xbb\xbf" + DEF + COMMENT + b"\n\treturn a"),  # BOM, tab, no EOL
     (b"# -*- coding: latin-1 -*-\n" + DEF + b"  # caf\xe9\n    return a\n",
      b"# -*- coding: latin-1 -*-\n" + DEF + b"  # caf\xe9" + COMMENT + b"\n    return a\n"),
-], ids=["form feed", "CR only", "CRLF", "BOM tab no final newline", "latin-1 comment"])
+], ids=["form feed", "CR only", "CR only, def on line 3", "CRLF", "BOM tab no final newline", "latin-1 comment"])
 def test_every_byte_but_the_comment_stays(tmp_path, before, after):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\npaths = ['src']\n")
     (tmp_path / "src").mkdir()
@@ -249,3 +250,17 @@ def test_a_rule_list_no_line_has_room_for_is_wrapped_over_the_signature_lines(tm
     assert [line.count("# ladder: ignore[") for line in lines[:2]] == [1, 1]
     strict = ladder(["check", "--mode", "strict", "--no-record", "src"], tmp_path).stdout
     assert "LAD101" not in strict and "LAD105" not in strict
+
+
+@pytest.mark.parametrize("newline", [b"\r", b"\n"], ids=["CR only", "LF"])
+def test_a_signature_line_that_holds_a_comment_is_not_taken_for_a_free_one_whatever_the_line_endings(newline):
+    """Line 3 has no room within 46 characters; line 2 holds a comment: the ignore goes on line 1."""
+    from ladder_plugins.cli.rewrite import rewrite
+
+    def comment(existing, keys):
+        return f"# ladder: ignore[{', '.join(keys)}] legacy"
+
+    lines = [b"def wide(", b"    a, b, c,  # first", b"    d, e, f):", b"    return a", b""]
+    after, long = rewrite(newline.join(lines), {1: ["params_max"]}, comment, 46)
+    assert after.split(newline)[:3] == [lines[0] + b"  # ladder: ignore[params_max] legacy", *lines[1:3]]
+    assert long == []

@@ -67,3 +67,11 @@ def test_a_following_comment_is_not_a_reason(settings):
 def test_an_issue_number_is_part_of_the_reason(settings):
     report = analyze_source(f"def f({SIX}):  # ladder: ignore[params_max] tracked in #123\n    pass\n", "m.py", settings)
     assert not report.violations and [v.code for v in report.suppressed] == ["LAD105"]
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"], ids=["CR only", "CRLF", "LF"])
+def test_a_comment_suppresses_on_its_def_line_whatever_the_line_endings(settings, newline):
+    """A def below the first line: the comment is read on the line the parser gives the def, not on line 1."""
+    text = newline.join(["import os", "", f"def f({SIX}):  # ladder: ignore[params_max] legacy", "    pass", ""])
+    report = analyze_source(text, "m.py", settings)
+    assert not report.violations and [(v.code, v.line) for v in report.suppressed] == [("LAD105", 3)]

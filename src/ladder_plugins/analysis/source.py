@@ -138,7 +138,8 @@ def read_comments(text: str, tokens: Optional[Iterable[Any]] = None) -> Mapping[
         return MappingProxyType({})
     comments: dict[int, str] = {}
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline) if tokens is None else tokens:
+        # newline=None: lines end at CR too, as the parser counts them (a CR-only file is not one line)
+        for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline) if tokens is None else tokens:
             if tok.type == tokenize.COMMENT:
                 comments[tok.start[0]] = tok.string
     except (tokenize.TokenError, SyntaxError, IndentationError):

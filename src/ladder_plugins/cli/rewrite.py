@@ -81,7 +81,8 @@ def _commented_lines(lines: list[list[str]]) -> set[int]:
 
     text = "".join(content + newline for content, newline in lines)
     try:
-        return {tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+        # newline=None: lines end at CR too, as ``lines`` has them (a CR-only file is not one line)
+        return {tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(text, newline=None).readline)
                 if tok.type == tokenize.COMMENT}
     except (tokenize.TokenError, SyntaxError):
         return set(range(1, len(lines) + 1))  # cannot tell: no line is free
