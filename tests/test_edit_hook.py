@@ -260,7 +260,7 @@ def test_an_edit_that_leaves_the_hotspot_unfixed_says_unit_rule_before_and_after
     assert "src/shop/pricing.py:1 'price'" in said
     assert "LAD101 cyclomatic complexity before 12, after 13 (> 10)" in said
     assert "LAD102 cognitive complexity before 25, after 26 (> 15)" in said
-    assert "recurring hotspot counting this edit (survived 3 edits over 2 days)" in said
+    assert "recurring hotspot counting this edit (4 versions over the limit on 2 days)" in said
 
 
 def session_count(output: str) -> int:
@@ -338,7 +338,7 @@ def test_a_unit_only_over_the_limit_is_told_but_never_blocked():
 
 def test_many_findings_are_cut_to_a_bounded_context():
     findings = [edit_hook.Finding(f"m{n}.py", n, f"f{n}", "LAD104", "body length", 900, 901, 50, "> 50", True,
-                                  "survived 4 edits over 3 days", n) for n in range(40)]
+                                  "5 versions over the limit on 3 days", n) for n in range(40)]
     said = context(edit_hook.render("gemini", findings))
     assert "and 34 more units" in said and len(said) < 10_000
 
@@ -443,3 +443,31 @@ def test_ladder_hook_post_edit_once_the_cli_knows_it(tmp_path):
     if done.returncode == 2 and b"invalid choice" in done.stderr:
         pytest.skip("`ladder hook` is not wired into the CLI yet")
     assert (done.returncode, done.stdout.strip(), done.stderr) == (0, b"{}", b"")
+
+
+def _open_stdin_entry(written: bytes, cwd: Path, **env: str) -> tuple[int, bytes, bytes]:
+    """``ladder hook post-edit`` given ``written`` on a stdin that is never closed: exit status, stdout, stderr.
+    The wait is a hang detector, not a timing: a hook that waits for the end of its stdin never ends here."""
+    command = [sys.executable, "-m", "ladder_plugins", "hook", "post-edit"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                          env={**os.environ, **ENV, **env}) as process:
+        process.stdin.write(written)
+        process.stdin.flush()
+        try:
+            status = process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail("the edit hook waited for a stdin its host never closes")
+        return status, process.stdout.read(), process.stderr.read()
+
+
+def test_a_host_that_never_closes_stdin_gets_the_answer_once_the_payload_is_whole(project):
+    edit(project, "0.95", "0.94")
+    status, out, err = _open_stdin_entry(json.dumps(gemini_replace(project)).encode(), project)
+    assert (status, err) == (0, b"")
+    assert "'price'" in context(out.decode())
+
+
+def test_a_host_that_never_finishes_its_payload_gets_an_empty_object(tmp_path):
+    partial = json.dumps(claude_edit(tmp_path)).encode()[:-20]
+    assert _open_stdin_entry(partial, tmp_path, LADDER_HOOK_BUDGET_MS="100") == (0, b"{}\n", b"")

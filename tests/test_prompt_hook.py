@@ -414,6 +414,20 @@ def test_the_command_answers_garbage_with_empty_json(tmp_path):
     assert (done.returncode, done.stdout, done.stderr) == (0, b"{}\n", b"")
 
 
+def test_a_host_that_keeps_stdin_open_after_its_payload_is_answered_within_the_budget(tmp_path):
+    root = make_project(tmp_path / "proj")
+    stdin = json.dumps({"cwd": str(root), "session_id": "s", "prompt": "You did it again, I already told you."})
+    with subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env=_environ(LADDER_HOOK_BUDGET_MS="10000")) as process:
+        process.stdin.write(stdin.encode())
+        process.stdin.flush()
+        status = process.wait(timeout=60)  # a hang detector: the budget ends the hook long before
+        out, err = process.stdout.read(), process.stderr.read()
+    assert (status, err) == (0, b"")
+    assert "recorded this prompt" in context_of("claude", out.decode().strip())  # the work was done, not skipped
+    assert len(captured(root)) == 1
+
+
 def test_the_command_does_not_wait_for_a_host_that_never_closes_stdin():
     began = time.monotonic()
     with subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

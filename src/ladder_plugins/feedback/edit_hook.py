@@ -397,7 +397,7 @@ def _grouped(findings: Sequence[Finding]) -> list[list[Finding]]:
 
 
 def _hotspot_text(group: Sequence[Finding]) -> str:
-    """``recurring hotspot counting this edit (survived 3 edits over 2 days)``, naming the rules when not all
+    """``recurring hotspot counting this edit (4 versions over the limit on 2 days)``, naming the rules when not all
     of the unit's are, each with its own count where they differ; ``""`` for none."""
     hot = [f for f in group if f.hotspot]
     said = {f.recurrence for f in hot}
@@ -608,12 +608,16 @@ def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None) -> str:
         return EMPTY
 
 
-def main(stdin: Optional[Any] = None, stdout: Optional[Any] = None) -> int:
-    """``ladder hook post-edit``: stdin to stdout, exit status 0 whatever happened."""
-    source = stdin if stdin is not None else sys.stdin.buffer
+def main(stdin_fd: Optional[int] = None, stdout: Optional[Any] = None) -> int:
+    """``ladder hook post-edit``: stdin to stdout, exit status 0 whatever happened. Stdin is read until it ends
+    or holds one whole JSON object, for the budget (``LADDER_HOOK_BUDGET_MS``) at most: a host that never
+    finishes its payload gets ``{}`` then."""
+    from .hook_input import budget_of, read_payload
+
     target = stdout if stdout is not None else sys.stdout
     try:
-        answer = run(source.read())
+        payload = read_payload(sys.stdin.fileno() if stdin_fd is None else stdin_fd, budget_of(os.environ))
+        answer = EMPTY if payload is None else run(payload)
     except Exception:  # stdin itself could not be read
         answer = EMPTY
     with contextlib.suppress(Exception):

@@ -51,6 +51,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from .classify import Classification, classify, skipped, transcript_referent
+from .hook_input import DEFAULT_BUDGET, budget_of, read_payload
 
 if TYPE_CHECKING:  # only a capture needs the module, and it imports it itself
     from datetime import datetime
@@ -79,15 +80,12 @@ __all__ = [
     "console",
 ]
 
-#: seconds of work per prompt, at most (hosts allow 5 to 600 s; the warm run takes well under 0.1 s)
-DEFAULT_BUDGET = 1.0
 #: the share of the budget classifier plugins may use; the rest is the capture's and the rules'
 PLUGIN_SHARE = 0.5
 #: what every host accepts as "nothing to add", and the answer to anything that went wrong
 EMPTY = "{}"
 #: characters of context at most: Claude Code caps each string at 10,000
 MAX_CONTEXT = 9500
-MAX_STDIN = 16 << 20
 _GRACE = 0.25
 _MAX_PLUGIN_REASONS = 8
 _DEFAULT_RULES = (".agent/rules/feedback-loop.md",)
@@ -130,14 +128,6 @@ class HookConfig:
     rules_max_bytes: int = _DEFAULT_MAX_BYTES
     store_prompts: bool = False
     history_dir: str = ".ladder"
-
-
-def budget_of(environ: Mapping[str, str]) -> float:
-    """The time budget in seconds: ``LADDER_HOOK_BUDGET_MS`` (50 to 10,000) or :data:`DEFAULT_BUDGET`."""
-    try:
-        return min(max(int(environ.get("LADDER_HOOK_BUDGET_MS", "")), 50), 10_000) / 1000
-    except ValueError:
-        return DEFAULT_BUDGET
 
 
 def dialect_of(data: Mapping[str, Any]) -> Optional[Dialect]:
@@ -474,19 +464,6 @@ def main(stdin: bytes, environ: Optional[Mapping[str, str]] = None,
 # the console entry
 
 
-def _read_all(fd: int, chunks: list[bytes]) -> None:
-    """Read ``fd`` to its end (at most :data:`MAX_STDIN`) with ``os.read``: no buffered object, so a reader
-    abandoned at exit holds no lock the interpreter's shutdown would wait for."""
-    size = 0
-    with contextlib.suppress(OSError):
-        while size <= MAX_STDIN:
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return
-            chunks.append(chunk)
-            size += len(chunk)
-
-
 def _in_thread(target: Callable[..., None], args: Sequence[Any], timeout: float) -> bool:
     """Run ``target`` in a daemon thread for ``timeout`` seconds at most; whether it finished."""
     import threading
@@ -497,8 +474,8 @@ def _in_thread(target: Callable[..., None], args: Sequence[Any], timeout: float)
     return not worker.is_alive()
 
 
-def _work(data: list[bytes], answer: list[str], began: float) -> None:
-    answer.append(run(b"".join(data), began=began))
+def _work(data: bytes, answer: list[str], began: float) -> None:
+    answer.append(run(data, began=began))
 
 
 def _stdin_fd() -> int:
@@ -511,17 +488,16 @@ def _stdin_fd() -> int:
 def console(stdin_fd: Optional[int] = None, stdout: Optional[Any] = None, *, hard_exit: bool = False) -> int:
     """``ladder hook prompt``: stdin to stdout within the budget, exit status 0 whatever happened.
 
-    Reading stdin and the work each run in a daemon thread waited for until the budget (and a quarter of
-    a second) is spent: a host that never closes stdin, or a file system that hangs, gets ``{}`` in time.
-    With ``hard_exit`` (the command line) the process then ends at once, without waiting for a thread a
-    plugin may have left behind."""
-    began = time.monotonic()
-    limit = began + budget_of(os.environ) + _GRACE
-    data: list[bytes] = []
+    Stdin is read until it ends or holds one whole JSON object (``hook_input.read_payload``), within the
+    budget; the work runs in a daemon thread waited for until the budget (and a quarter of a second) is
+    spent: a host that never finishes its payload, or a file system that hangs, gets ``{}`` in time. With
+    ``hard_exit`` (the command line) the process then ends at once, without waiting for a thread a plugin
+    may have left behind."""
+    began, budget = time.monotonic(), budget_of(os.environ)
     answer: list[str] = []
     with _silenced():
-        read = _in_thread(_read_all, (_stdin_fd() if stdin_fd is None else stdin_fd, data), limit - time.monotonic())
-        done = read and _in_thread(_work, (data, answer, began), limit - time.monotonic())
+        data = read_payload(_stdin_fd() if stdin_fd is None else stdin_fd, budget)
+        done = data is not None and _in_thread(_work, (data, answer, began), began + budget + _GRACE - time.monotonic())
     text = answer[0] if done and answer else EMPTY
     target = sys.stdout if stdout is None else stdout
     with contextlib.suppress(Exception):
