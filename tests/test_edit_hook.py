@@ -471,3 +471,15 @@ def test_a_host_that_never_closes_stdin_gets_the_answer_once_the_payload_is_whol
 def test_a_host_that_never_finishes_its_payload_gets_an_empty_object(tmp_path):
     partial = json.dumps(claude_edit(tmp_path)).encode()[:-20]
     assert _open_stdin_entry(partial, tmp_path, LADDER_HOOK_BUDGET_MS="100") == (0, b"{}\n", b"")
+
+
+@pytest.mark.parametrize("blocked", ["a file where the hooks directory goes", "a directory where the session file goes"])
+def test_a_session_counter_that_cannot_be_written_still_says_the_finding(project, blocked):
+    hooks = project / ".ladder" / "hooks"
+    if blocked.startswith("a file"):
+        hooks.write_text("not a directory")
+    else:
+        (hooks / "sessions" / session_file_name("5f1c2a9e-claude")).mkdir(parents=True)
+    edit(project, "0.95", "0.94")
+    said = context(hook(claude_edit(project)))
+    assert "'price'" in said and "recurring hotspot" in said

@@ -21,7 +21,8 @@ What it does, and why it stops there:
 * It records nothing in the history (the lint run does that, with the whole run). The one
   thing it writes is a tiny per-session counter, ``<history_dir>/hooks/sessions/<id>.json``,
   so it can say how many edits of this session left the unit unfixed; bounded, pruned,
-  written atomically, inside the root only, and never where there is no project.
+  written atomically, inside the root only, and never where there is no project; best effort: a counter
+  that cannot be written leaves the finding said, without its count.
 * It tells, it does not block, unless ``[tool.ladder.hooks] block_on_hotspot = true``, and
   then only for a recurring hotspot: false blocks cost more than the circling they catch.
 * It fails open: any internal failure is ``{}`` on stdout, exit status 0, nothing on
@@ -520,8 +521,9 @@ def _red_of_known(settings: Any, files: Sequence[tuple[Path, str]], history: Any
 def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: str,
                 environ: Mapping[str, str]) -> list[Finding]:
     """What the edit of ``files`` left over a limit it was over before, in file and line order; the session's
-    counter is saved when anything was counted."""
-    from ..errors import WarnOnce
+    counter is saved when anything was counted, as best it can be: a counter that cannot be written (a
+    read-only checkout, a full disk, ``hooks`` a file) costs the next edit its count, never this finding."""
+    from ..errors import LadderError, WarnOnce
     from ..history.store import HistoryStore
 
     warn = WarnOnce()  # collects only: a hook says nothing on stderr
@@ -531,7 +533,8 @@ def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: st
     session = SessionCounter.open(settings, session_id) if judged else None
     found = [f for f in (_finding(item, settings, session, at) for item in judged) if f is not None]
     if session is not None and found:
-        session.save()
+        with contextlib.suppress(OSError, LadderError):
+            session.save()
     return found
 
 

@@ -367,8 +367,10 @@ def _block_of(read: Callable[..., Any], path: Path, room: int) -> tuple[str, int
 
 
 def _left_out_fact(path: Path, root: Path, left_out: int, room: int) -> str:
+    from ..reports.sanitize import agent_data  # loaded already: the block's reader imports it
+
     sections = "section" if left_out == 1 else "sections"
-    name = path.relative_to(root).as_posix()
+    name = agent_data(path.relative_to(root).as_posix())
     return f"({left_out} more {sections} of the block in {name} did not fit in {room} bytes here.)"
 
 
