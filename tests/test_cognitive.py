@@ -176,3 +176,38 @@ def test_the_differences_from_sonar_python_are_what_we_count(unit_metrics, row):
     code, ours, sonar = SONAR_DIFFERENCES[row]
     assert ours != sonar
     assert unit_metrics(code)["cognitive"] == ours
+
+
+#: issue 29: a call of the unit's name is recursion only where the name is the module's (or, in a nested
+#: function, where it is the nested function's own): a local binding of the name shadows it
+SHADOWED = [
+    ("an import inside the function", "def join(*parts):\n    from os.path import join\n    return join(*parts)\n", 0),
+    ("an import as the name", "def f():\n    from os.path import join as f\n    return f('a')\n", 0),
+    ("an assignment", "def f(g):\n    f = g\n    return f()\n", 0),
+    ("a parameter", "def f(f):\n    return f()\n", 0),
+    ("a loop target", "def f(gs):\n    for f in gs:\n        f()\n", 1),
+    ("a comprehension target", "def f(gs):\n    return [f() for f in gs]\n", 0),
+    ("a parameter of a nested function", "def f(h):\n    def g(f):\n        return f()\n    return g(h)\n", 0),
+    ("a global declaration keeps the module's name", "def f(n, g):\n    global f\n    f = g\n    return f(n)\n", 1),
+    ("a closure calls the module's function", "def f(n):\n    def g():\n        return f(n - 1)\n    return g()\n", 1),
+    # the nested f calls itself (+1), its ternary is at nesting 1 (+2); the unit's f(n) is the nested f
+    ("a nested function of the unit's own name counts once",
+     "def f(n):\n    def f(m):\n        return f(m - 1) if m else 0\n    return f(n)\n", 3),
+    ("a nested function's parameter of its own name", "def f(h):\n    def g(g):\n        return g()\n    return g(h)\n", 0),
+    ("a method of a class in the unit does not reach its own name",
+     "def f():\n    class C:\n        def m(self):\n            return m()\n    return C\n", 0),
+]
+
+
+@pytest.mark.parametrize("code, expected", [c[1:] for c in SHADOWED], ids=[c[0] for c in SHADOWED])
+def test_a_local_name_that_shadows_the_function_is_no_recursion(unit_metrics, code, expected):
+    assert unit_metrics(code, name=code.split("def ", 1)[1].split("(")[0])["cognitive"] == expected
+
+
+def test_a_cycle_needs_calls_that_reach_the_files_functions(file_metrics):
+    # issue 29: b() in a is a local; calls in defaults and decorator arguments are not the unit's
+    code = ("def a():\n    b = make()\n    return b()\n\ndef b():\n    return a()\n\n"
+            "def c(x=d()):\n    return x\n\n@register(c())\ndef d():\n    return 1\n\n"
+            "def e():\n    return f()\n\ndef f():\n    return e()\n")
+    found = {name: m["cognitive"] for name, m in file_metrics(code).items()}
+    assert found == {"a": 0, "b": 0, "c": 0, "d": 0, "e": 1, "f": 1}

@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Mapping, Sequence
+import symtable
+from typing import Mapping, Optional, Sequence
 
 from ladder_plugins.analysis.astwalk import is_elif
 from ladder_plugins.analysis.source import FunctionNode, ParsedSource, Unit
@@ -81,9 +82,12 @@ class _Counter:
     def __init__(self, node: FunctionNode, is_method: bool) -> None:
         self.total = 0
         self.recursive = False
+        self.node = node
         self.name = node.name
         self.is_method = is_method
         self.stack: list[tuple[ast.AST, int]] = []
+        self.def_names: set[str] = set()  # nested functions, and the names called: what may recurse
+        self.called: set[str] = set()
         self.flat_defs: set[int] = set()  # defs inside a decorator-style wrapper
         if is_decorator_wrapper(node):
             self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
@@ -98,7 +102,11 @@ class _Counter:
             current, nesting = self.stack.pop()
             handler = handlers.get(type(current), _Counter.visit_other)
             handler(self, current, nesting)
-        return self.total + self.recursive
+        if not self.called & (self.def_names | {self.name}):
+            return self.total + self.recursive
+        module_calls, itself = _scoped_calls(self.node)
+        self.recursive = self.recursive and (self.is_method or self.name in module_calls)
+        return self.total + itself + self.recursive
 
     def visit_if(self, node: ast.If, nesting: int) -> None:
         self.total += 1 + nesting
@@ -143,7 +151,7 @@ class _Counter:
 
     def visit_def(self, node: FunctionNode, nesting: int) -> None:
         depth = nesting if id(node) in self.flat_defs else nesting + 1
-        self.total += _calls_itself(node)
+        self.def_names.add(node.name)
         if is_decorator_wrapper(node):
             self.flat_defs.update(id(s) for s in node.body if isinstance(s, _FUNCS))
         args = node.args
@@ -163,6 +171,8 @@ class _Counter:
 
     def visit_call(self, node: ast.Call, nesting: int) -> None:
         self.recursive = self.recursive or _is_recursive_call(node, self.name, self.is_method)
+        if isinstance(node.func, ast.Name):
+            self.called.add(node.func.id)
         self.push(children(node), nesting)
 
     def visit_other(self, node: ast.AST, nesting: int) -> None:
@@ -185,17 +195,72 @@ _HANDLERS = {
 }
 
 
-def _calls_itself(node: FunctionNode) -> bool:
-    """Whether a nested function calls itself by name (outside functions of its own that shadow it)."""
-    stack: list[ast.AST] = list(node.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, _FUNCS) and current.name == node.name:
+_SCOPES = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp", ast.DictComp: "dictcomp",
+           ast.GeneratorExp: "genexpr"}
+
+
+def _scope_parts(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
+    """A scope's parts evaluated where it is written, and its parts inside it."""
+    if isinstance(node, _FUNCS):
+        args = node.args
+        every = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
+        outer = node.decorator_list + args.defaults + [d for d in args.kw_defaults if d is not None]
+        return outer + [a.annotation for a in every if a.annotation] + ([node.returns] if node.returns else []), node.body
+    if isinstance(node, ast.Lambda):
+        return node.args.defaults + [d for d in node.args.kw_defaults if d is not None], [node.body]
+    if isinstance(node, ast.ClassDef):
+        return node.decorator_list + node.bases + list(node.keywords), node.body
+    first = node.generators[0]  # type: ignore[attr-defined]
+    return [first.iter], [n for n in children(node) if n is not first] + [n for n in children(first) if n is not first.iter]
+
+
+def _binding(name: str, chain: Sequence[symtable.SymbolTable]) -> Optional[symtable.SymbolTable]:
+    """The table whose binding a use of ``name`` in the innermost table reaches; None: the module's."""
+    for depth, table in enumerate(reversed(chain)):
+        if depth and table.get_type() == "class":
+            continue  # a class's names are not seen from inside its methods
+        try:
+            symbol = table.lookup(name)
+        except KeyError:
             continue
-        if isinstance(current, ast.Call) and isinstance(current.func, ast.Name) and current.func.id == node.name:
-            return True
-        stack.extend(children(current))
-    return False
+        if symbol.is_global():
+            return None
+        if symbol.is_local():
+            return table
+    return None
+
+
+def _scoped_calls(node: FunctionNode) -> tuple[frozenset[str], int]:
+    """issue 29, resolved by CPython's own symbol tables: the names the body calls where they are the
+    module's, and how many nested functions call themselves (a call reaching the binding their def made)."""
+    text = ast.unparse(node)
+    unit = ast.parse(text).body[0]
+    top = [t for t in symtable.symtable(text, "unit", "exec").get_children() if t.get_name() == unit.name][-1]
+    module_calls: set[str] = set()
+    defs: dict[tuple[int, str], int] = {}  # (table of the def statement, name) -> the def's own table
+    itself: set[int] = set()
+    stack: list[tuple[ast.AST, tuple[symtable.SymbolTable, ...]]] = [(stmt, (top,)) for stmt in unit.body]
+    used: set[int] = set()
+    while stack:
+        current, chain = stack.pop()
+        if isinstance(current, ast.Call) and isinstance(current.func, ast.Name):
+            bound = _binding(current.func.id, chain)
+            if bound is None:
+                module_calls.add(current.func.id)
+            elif defs.get((bound.get_id(), current.func.id)) in {t.get_id() for t in chain}:
+                itself.add(defs[(bound.get_id(), current.func.id)])
+        name = current.name if isinstance(current, (*_FUNCS, ast.ClassDef)) else _SCOPES.get(type(current))
+        if name is None:
+            stack.extend((child, chain) for child in children(current))
+            continue
+        table = next(t for t in chain[-1].get_children()
+                     if t.get_name() == name and t.get_lineno() == current.lineno and t.get_id() not in used)
+        used.add(table.get_id())
+        if isinstance(current, _FUNCS):
+            defs[(chain[-1].get_id(), name)] = table.get_id()
+        outer, inner = _scope_parts(current)
+        stack.extend([(child, chain) for child in outer] + [(child, (*chain, table)) for child in inner])
+    return frozenset(module_calls), len(itself)
 
 
 def cognitive(node: FunctionNode, *, is_method: bool = False, in_cycle: bool = False) -> int:
@@ -217,11 +282,15 @@ def _callee(call: ast.Call, cls: str, by_name: Mapping[str, list[Unit]],
     return ()
 
 
-def _callees(unit: Unit, by_name: Mapping[str, list[Unit]], methods: Mapping[tuple[str, str], list[Unit]]) -> set[str]:
-    """Keys of the file's units that ``unit`` calls."""
+def _callees(unit: Unit, by_name: Mapping[str, list[Unit]], methods: Mapping[tuple[str, str], list[Unit]],
+             resolve: bool = False) -> set[str]:
+    """Keys of the file's units that ``unit``'s body calls (issue 29: not its decorators and defaults);
+    ``resolve``: only names that are the module's there."""
     cls = unit.key.rsplit(".", 1)[0] if unit.is_method else ""
-    calls = (n for n in ast.walk(unit.node) if isinstance(n, ast.Call))
-    return {callee.key for call in calls for callee in _callee(call, cls, by_name, methods)}
+    calls = [n for stmt in unit.node.body for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    module = _scoped_calls(unit.node)[0] if resolve else None
+    return {callee.key for call in calls for callee in _callee(call, cls, by_name, methods)
+            if module is None or not isinstance(call.func, ast.Name) or call.func.id in module}
 
 
 def recursive_units(source: ParsedSource) -> frozenset[str]:
@@ -243,7 +312,9 @@ def _cycles(units: Sequence[Unit]) -> frozenset[str]:
     if not by_name and not methods:
         return frozenset()
     edges = {unit.key: _callees(unit, by_name, methods) for unit in units}
-    return frozenset(key for key in edges if _reaches(edges, key))
+    candidates = [unit for unit in units if _reaches(edges, unit.key)]
+    edges.update({unit.key: _callees(unit, by_name, methods, resolve=True) for unit in candidates})
+    return frozenset(unit.key for unit in candidates if _reaches(edges, unit.key))
 
 
 def _reaches(edges: Mapping[str, set[str]], start: str) -> bool:

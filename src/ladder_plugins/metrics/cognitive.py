@@ -14,7 +14,9 @@ and every difference from sonar-python with the white-paper sentence behind it.
 * +1 once per function in a recursion cycle: the unit, when it calls itself or is on
   a cycle of calls between the file's functions (``name(...)``; ``self.name(...)`` or
   ``cls.name(...)`` between methods of one class), and each nested function that calls
-  itself;
+  itself; a call by name counts only where Python resolves the name to that function
+  (a local of the same name, ``from os.path import join as f`` in ``f``, is not it), and
+  only calls in the body (not its decorators or defaults) are edges;
 * nesting rises inside ``if``/``elif``/``else`` bodies, loops, ``except``, a ``try``'s
   ``else`` and ``case`` bodies, ternary branches, nested functions and lambdas; a
   decorator-style wrapper (a function whose body is one ``def`` and otherwise only
@@ -29,10 +31,11 @@ file's functions are found here, once per file, from the calls it collected.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..analysis.source import ParsedSource, Unit
 from ..hookspecs import hookimpl
+from .constructs import outside_calls
 from .traversal import UnitMeasures, unit_measures
 
 __all__ = ["recursive_units"]
@@ -43,12 +46,12 @@ def _total(measures: UnitMeasures, in_cycle: bool) -> int:
     return measures.cognitive + (measures.recursive or in_cycle)
 
 
-def _callees(unit: Unit, measures: UnitMeasures, by_name: Mapping[str, list[Unit]],
+def _callees(unit: Unit, names: Iterable[str], methods_called: Iterable[str], by_name: Mapping[str, list[Unit]],
              methods: Mapping[tuple[str, str], list[Unit]]) -> set[str]:
     """Keys of the file's units that ``unit`` calls: a function by name, or ``self.x``/``cls.x`` of its class."""
-    found = {callee.key for name in measures.called_names for callee in by_name.get(name, ())}
+    found = {callee.key for name in names for callee in by_name.get(name, ())}
     cls = unit.key.rsplit(".", 1)[0] if unit.is_method else ""
-    found.update(callee.key for name in measures.called_methods for callee in methods.get((cls, name), ()))
+    found.update(callee.key for name in methods_called for callee in methods.get((cls, name), ()))
     return found
 
 
@@ -70,8 +73,17 @@ def _cycles(source: ParsedSource) -> frozenset[str]:
             by_name.setdefault(unit.short_name, []).append(unit)
     if not by_name and not methods:
         return frozenset()
-    edges = {unit.key: _callees(unit, unit_measures(unit, source), by_name, methods) for unit in source.units}
-    return frozenset(key for key in edges if _reaches(edges, key))
+    measured = {unit.key: unit_measures(unit, source) for unit in source.units}
+    edges = {unit.key: _callees(unit, measured[unit.key].called_names, measured[unit.key].called_methods, by_name,
+                                methods) for unit in source.units}
+    # The walk's calls by name include names a unit binds itself (``from os.path import join`` in
+    # ``join``). Resolving scopes costs a second walk, so only the units on a cycle of the walk's
+    # calls are resolved; a cycle of the resolved calls is one of these.
+    candidates = [unit for unit in source.units if _reaches(edges, unit.key)]
+    for unit in candidates:
+        names = measured[unit.key].called_names & outside_calls(unit.node)
+        edges[unit.key] = _callees(unit, names, measured[unit.key].called_methods, by_name, methods)
+    return frozenset(unit.key for unit in candidates if _reaches(edges, unit.key))
 
 
 def _reaches(edges: Mapping[str, set[str]], start: str) -> bool:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import ast
 import fnmatch
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 from ..analysis.source import FunctionNode
 
 __all__ = [
     "FUNCTIONS", "binds", "targets", "params", "is_wildcard_case", "is_decorator_wrapper", "bool_runs",
-    "calls_itself", "callee_name", "is_assertion", "iterating_blocks",
+    "calls_itself", "outside_calls", "callee_name", "is_assertion", "iterating_blocks",
 ]
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -102,18 +102,126 @@ def _interleaved(node: ast.BoolOp) -> list[object]:
     return items[::-1]
 
 
-def calls_itself(node: FunctionNode) -> bool:
-    """Cognitive: whether a nested function calls itself by name (outside functions of its own that
-    shadow the name)."""
+def calls_itself(node: FunctionNode, *, in_class: bool) -> bool:
+    """Cognitive: whether a nested function calls itself by name: a call of its name that reaches the
+    binding its ``def`` made. A method of a class (``in_class``) never does: a class's names are not
+    seen from its methods."""
+    if in_class:
+        return False
+    name = node.name
     stack: list[ast.AST] = list(node.body)
-    while stack:
+    while stack:  # most nested functions never call their own name: look before resolving scopes
         current = stack.pop()
-        if isinstance(current, FUNCTIONS) and current.name == node.name:
-            continue
-        if isinstance(current, ast.Call) and isinstance(current.func, ast.Name) and current.func.id == node.name:
-            return True
+        if type(current) is ast.Call and type(current.func) is ast.Name and current.func.id == name:  # type: ignore
+            return name in outside_calls(node)
         stack.extend(ast.iter_child_nodes(current))
     return False
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_CAPTURES = tuple(getattr(ast, name) for name in ("MatchAs", "MatchStar") if hasattr(ast, name))
+_MAPPINGS = tuple(getattr(ast, name) for name in ("MatchMapping",) if hasattr(ast, name))
+
+
+class _Scope:
+    """One scope of Python's name resolution inside a function: what it binds, what it calls by name."""
+
+    __slots__ = ("parent", "kind", "bound", "declared_global", "calls")
+
+    def __init__(self, parent: Optional[_Scope], kind: str, args: Optional[ast.arguments] = None) -> None:
+        self.parent, self.kind = parent, kind  # kind: "function", "class" or "comprehension"
+        self.bound: set[str] = set()
+        self.declared_global: set[str] = set()
+        self.calls: list[str] = []
+        if args is not None:
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+            self.bound.update(a.arg for a in every)
+
+    def reaches_outside(self, name: str) -> bool:
+        """Whether ``name`` used here resolves outside the function the scopes were built for (to the module)."""
+        scope: Optional[_Scope] = self
+        while scope is not None:
+            if name in scope.declared_global:
+                return True
+            if name in scope.bound and (scope is self or scope.kind != "class"):  # a class's names are its own
+                return False
+            scope = scope.parent
+        return True
+
+
+def outside_calls(node: FunctionNode) -> frozenset[str]:
+    """Names called as ``name(...)`` in a function's body where the name is bound neither in the function
+    nor in a scope between it and the call, as Python resolves it (``global`` included): the calls that
+    may reach the file's functions, or the function itself when it is nested. The function's
+    decorators, defaults and annotations are not its body."""
+    top = _Scope(None, "function", node.args)
+    scopes = [top]
+    stack: list[tuple[ast.AST, _Scope]] = [(stmt, top) for stmt in node.body]
+    while stack:
+        current, scope = stack.pop()
+        kind = type(current)
+        if kind is ast.Call and type(current.func) is ast.Name:  # type: ignore[attr-defined]
+            scope.calls.append(current.func.id)  # type: ignore[attr-defined]
+        elif kind is ast.Name and type(current.ctx) is not ast.Load:  # type: ignore[attr-defined]
+            scope.bound.add(current.id)  # type: ignore[attr-defined]
+            continue
+        elif kind is ast.NamedExpr:  # binds in the function around a comprehension
+            owner = scope
+            while owner.kind == "comprehension" and owner.parent is not None:
+                owner = owner.parent
+            owner.bound.add(current.target.id)  # type: ignore[attr-defined]
+            stack.append((current.value, scope))  # type: ignore[attr-defined]
+            continue
+        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+            scope.bound.update((a.asname or a.name).split(".")[0] for a in current.names if a.name != "*")
+            continue
+        elif kind is ast.Global:
+            scope.declared_global.update(current.names)  # type: ignore[attr-defined]
+            continue
+        elif kind is ast.Nonlocal:
+            scope.bound.update(current.names)  # type: ignore[attr-defined]
+            continue
+        inner = _inner_scope(current, scope)
+        if inner is None:
+            stack.extend((child, scope) for child in ast.iter_child_nodes(current))
+            scope.bound.update(_bound_by(current))
+            continue
+        new, outer_parts, inner_parts = inner
+        scopes.append(new)
+        stack.extend((child, scope) for child in outer_parts)
+        stack.extend((child, new) for child in inner_parts)
+    return frozenset(name for scope in scopes for name in scope.calls if scope.reaches_outside(name))
+
+
+def _inner_scope(node: ast.AST, scope: _Scope) -> Optional[tuple[_Scope, list[ast.AST], list[ast.AST]]]:
+    """A node that opens a scope: (its scope, its parts evaluated in the enclosing scope, its parts inside)."""
+    if isinstance(node, (*FUNCTIONS, ast.Lambda)):
+        args = node.args
+        outer: list[ast.AST] = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+        if isinstance(node, FUNCTIONS):
+            scope.bound.add(node.name)
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+            outer += [*node.decorator_list, *(a.annotation for a in every if a.annotation), *filter(None, [node.returns])]
+            return _Scope(scope, "function", args), outer, list(node.body)
+        return _Scope(scope, "function", args), outer, [node.body]
+    if isinstance(node, ast.ClassDef):
+        scope.bound.add(node.name)
+        return _Scope(scope, "class"), [*node.decorator_list, *node.bases, *node.keywords], list(node.body)
+    if isinstance(node, _COMPREHENSIONS):
+        first, *rest = node.generators
+        inside = [first.target, *first.ifs, *(part for g in rest for part in (g.target, g.iter, *g.ifs))]
+        elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        return _Scope(scope, "comprehension"), [first.iter], inside + elements
+    return None
+
+
+def _bound_by(node: ast.AST) -> list[str]:
+    """Names a statement or pattern binds that are no ``Name`` node: ``except ... as e``, ``match`` captures."""
+    if isinstance(node, ast.ExceptHandler) and node.name:
+        return [node.name]
+    name = getattr(node, "name", None) if isinstance(node, _CAPTURES) else None
+    rest = getattr(node, "rest", None) if isinstance(node, _MAPPINGS) else None
+    return [found for found in (name, rest) if found]
 
 
 def callee_name(call: ast.Call) -> str:

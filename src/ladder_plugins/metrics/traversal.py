@@ -27,7 +27,7 @@ from ..analysis.astwalk import field_table, fields_of, is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from .constructs import (
     FUNCTIONS, binds, bool_runs, calls_itself, is_assertion, is_decorator_wrapper, is_wildcard_case,
-    iterating_blocks, params, targets,
+    iterating_blocks, outside_calls, params, targets,
 )
 
 __all__ = ["UnitMeasures", "measure_node", "unit_measures"]
@@ -51,7 +51,9 @@ class UnitMeasures:
     recursive: bool  #: the unit calls itself (``name()``, or ``self.name()`` in a method)
     abc: tuple[int, int, int]
     assertions: int  #: 0 unless asked for
-    called_names: frozenset[str]  #: ``f`` of every ``f(...)`` in the unit, header included
+    #: ``f`` of every ``f(...)`` in the unit's body, locals of the same name too (:func:`.constructs.outside_calls`
+    #: resolves them where it matters: for the units that may be on a cycle)
+    called_names: frozenset[str]
     called_methods: frozenset[str]  #: ``m`` of every ``self.m(...)``/``cls.m(...)``
 
 
@@ -72,12 +74,6 @@ def _children(node: ast.AST) -> list[ast.AST]:
         elif type(value) not in leaves and isinstance(value, ast.AST):
             found.append(value)
     return found
-
-
-def _header(node: FunctionNode) -> list[ast.AST]:
-    """A function's parts outside its body that may hold calls: decorators, defaults, annotations,
-    type parameters."""
-    return [*node.decorator_list, *_defaults(node.args), *_annotations(node)]
 
 
 def _annotations(node: FunctionNode) -> list[ast.AST]:
@@ -214,7 +210,7 @@ class _Walk:
         self.a += params(node.args, skip_first=id(node) in self.class_methods)
         outer = _defaults(node.args) + node.decorator_list
         if bits & _COG:
-            self.cog += calls_itself(node)
+            self.cog += calls_itself(node, in_class=id(node) in self.class_methods)
             depth = nesting if id(node) in self.flat else nesting + 1
             self.flatten(node)
             self.push(outer, nesting, _COG)
@@ -289,14 +285,9 @@ class _Walk:
         self.c += len(node.ops)
         self.push(_children(node), nesting, bits & _CARRY)
 
-    def result(self, header: Sequence[ast.AST]) -> UnitMeasures:
-        stack = [part for part in header if type(part) not in _LEAVES]
-        while stack:  # calls in decorators and defaults count for recursion cycles, as ever
-            part = stack.pop()
-            name, is_method = _called(part) if type(part) is ast.Call else ("", False)  # type: ignore[arg-type]
-            if name:
-                (self.methods_called if is_method else self.names).add(name)
-            stack += _children(part)
+    def result(self, node: FunctionNode) -> UnitMeasures:
+        if self.recursive and not self.is_method:  # the name may be a local of the unit's, not the unit
+            self.recursive = self.name in outside_calls(node)
         return UnitMeasures(self.cc, self.radon_asserts, self.cog, self.recursive, (self.a, self.b, self.c),
                             self.assertions, frozenset(self.names), frozenset(self.methods_called))
 
@@ -339,7 +330,7 @@ def measure_node(node: FunctionNode, *, is_method: bool = False,
     turns on the assertion count."""
     walk = _Walk(node, is_method, helpers)
     walk.run()
-    return walk.result(_header(node))
+    return walk.result(node)
 
 
 def unit_measures(unit: Unit, source: ParsedSource) -> UnitMeasures:
