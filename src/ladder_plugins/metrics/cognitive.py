@@ -73,12 +73,17 @@ def _cycles(source: ParsedSource) -> frozenset[str]:
             by_name.setdefault(unit.short_name, []).append(unit)
     if not by_name and not methods:
         return frozenset()
+    return _resolved_cycles(source, by_name, methods)
+
+
+def _resolved_cycles(source: ParsedSource, by_name: Mapping[str, list[Unit]],
+                     methods: Mapping[tuple[str, str], list[Unit]]) -> frozenset[str]:
+    """The walk's calls by name include names a unit binds itself (``from os.path import join`` in
+    ``join``). Resolving scopes costs a second walk, so only the units on a cycle of the walk's calls
+    are resolved; a cycle of the resolved calls is one of these."""
     measured = {unit.key: unit_measures(unit, source) for unit in source.units}
     edges = {unit.key: _callees(unit, measured[unit.key].called_names, measured[unit.key].called_methods, by_name,
                                 methods) for unit in source.units}
-    # The walk's calls by name include names a unit binds itself (``from os.path import join`` in
-    # ``join``). Resolving scopes costs a second walk, so only the units on a cycle of the walk's
-    # calls are resolved; a cycle of the resolved calls is one of these.
     candidates = [unit for unit in source.units if _reaches(edges, unit.key)]
     for unit in candidates:
         names = measured[unit.key].called_names & outside_calls(unit.node)

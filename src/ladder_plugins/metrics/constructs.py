@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+from itertools import chain, repeat
 from types import MappingProxyType
 from typing import Mapping, Optional, Sequence
 
@@ -130,12 +131,32 @@ class _Scope:
 
     def __init__(self, parent: Optional[_Scope], kind: str, args: Optional[ast.arguments] = None) -> None:
         self.parent, self.kind = parent, kind  # kind: "function", "class" or "comprehension"
-        self.bound: set[str] = set()
+        self.bound: set[str] = {a.arg for a in _every_arg(args)} if args is not None else set()
         self.declared_global: set[str] = set()
         self.calls: list[str] = []
-        if args is not None:
-            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
-            self.bound.update(a.arg for a in every)
+
+    def bind(self, node: ast.AST) -> bool:
+        """Record what ``node`` binds here; True when nothing below it binds or calls."""
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:  # type: ignore[attr-defined]
+                self.bound.add(node.id)  # type: ignore[attr-defined]
+            return True
+        if kind is ast.Global:
+            self.declared_global.update(node.names)  # type: ignore[attr-defined]
+            return True
+        if kind is ast.NamedExpr:  # binds in the function around a comprehension
+            owner = self
+            while owner.kind == "comprehension" and owner.parent is not None:
+                owner = owner.parent
+            owner.bound.add(node.target.id)  # type: ignore[attr-defined]
+            return False
+        self.bound.update(_bound_by(node))
+        return isinstance(node, (ast.Import, ast.ImportFrom, ast.Nonlocal))
+
+    def outside(self) -> list[str]:
+        """The names called here that resolve outside the function."""
+        return [name for name in self.calls if self.reaches_outside(name)]
 
     def reaches_outside(self, name: str) -> bool:
         """Whether ``name`` used here resolves outside the function the scopes were built for (to the module)."""
@@ -159,51 +180,25 @@ def outside_calls(node: FunctionNode) -> frozenset[str]:
     stack: list[tuple[ast.AST, _Scope]] = [(stmt, top) for stmt in node.body]
     while stack:
         current, scope = stack.pop()
-        kind = type(current)
-        if kind is ast.Call and type(current.func) is ast.Name:  # type: ignore[attr-defined]
+        if type(current) is ast.Call and type(current.func) is ast.Name:  # type: ignore[attr-defined]
             scope.calls.append(current.func.id)  # type: ignore[attr-defined]
-        elif kind is ast.Name and type(current.ctx) is not ast.Load:  # type: ignore[attr-defined]
-            scope.bound.add(current.id)  # type: ignore[attr-defined]
-            continue
-        elif kind is ast.NamedExpr:  # binds in the function around a comprehension
-            owner = scope
-            while owner.kind == "comprehension" and owner.parent is not None:
-                owner = owner.parent
-            owner.bound.add(current.target.id)  # type: ignore[attr-defined]
-            stack.append((current.value, scope))  # type: ignore[attr-defined]
-            continue
-        elif isinstance(current, (ast.Import, ast.ImportFrom)):
-            scope.bound.update((a.asname or a.name).split(".")[0] for a in current.names if a.name != "*")
-            continue
-        elif kind is ast.Global:
-            scope.declared_global.update(current.names)  # type: ignore[attr-defined]
-            continue
-        elif kind is ast.Nonlocal:
-            scope.bound.update(current.names)  # type: ignore[attr-defined]
-            continue
         inner = _inner_scope(current, scope)
-        if inner is None:
-            stack.extend((child, scope) for child in ast.iter_child_nodes(current))
-            scope.bound.update(_bound_by(current))
-            continue
-        new, outer_parts, inner_parts = inner
-        scopes.append(new)
-        stack.extend((child, scope) for child in outer_parts)
-        stack.extend((child, new) for child in inner_parts)
-    return frozenset(name for scope in scopes for name in scope.calls if scope.reaches_outside(name))
+        if inner is not None:
+            scopes.append(inner[0])
+            stack.extend(zip(inner[1], repeat(scope)))
+            stack.extend(zip(inner[2], repeat(inner[0])))
+        elif not scope.bind(current):
+            stack.extend(zip(ast.iter_child_nodes(current), repeat(scope)))
+    return frozenset(chain.from_iterable(map(_Scope.outside, scopes)))
 
 
-def _inner_scope(node: ast.AST, scope: _Scope) -> Optional[tuple[_Scope, list[ast.AST], list[ast.AST]]]:
+_Opened = tuple[_Scope, list[ast.AST], list[ast.AST]]
+
+
+def _inner_scope(node: ast.AST, scope: _Scope) -> Optional[_Opened]:
     """A node that opens a scope: (its scope, its parts evaluated in the enclosing scope, its parts inside)."""
     if isinstance(node, (*FUNCTIONS, ast.Lambda)):
-        args = node.args
-        outer: list[ast.AST] = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
-        if isinstance(node, FUNCTIONS):
-            scope.bound.add(node.name)
-            every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
-            outer += [*node.decorator_list, *(a.annotation for a in every if a.annotation), *filter(None, [node.returns])]
-            return _Scope(scope, "function", args), outer, list(node.body)
-        return _Scope(scope, "function", args), outer, [node.body]
+        return _function_scope(node, scope)
     if isinstance(node, ast.ClassDef):
         scope.bound.add(node.name)
         return _Scope(scope, "class"), [*node.decorator_list, *node.bases, *node.keywords], list(node.body)
@@ -215,10 +210,32 @@ def _inner_scope(node: ast.AST, scope: _Scope) -> Optional[tuple[_Scope, list[as
     return None
 
 
+def _function_scope(node: FunctionNode | ast.Lambda, scope: _Scope) -> _Opened:
+    args = node.args
+    outer: list[ast.AST] = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+    if isinstance(node, ast.Lambda):
+        return _Scope(scope, "function", args), outer, [node.body]
+    scope.bound.add(node.name)
+    outer += [*node.decorator_list, *(a.annotation for a in _every_arg(args) if a.annotation is not None)]
+    return _Scope(scope, "function", args), outer + ([node.returns] if node.returns else []), list(node.body)
+
+
+def _every_arg(args: ast.arguments) -> list[ast.arg]:
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+
+
+def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """``import a.b`` binds ``a``, ``from m import x as y`` binds ``y``; a ``*`` binds nothing known."""
+    return [(alias.asname or alias.name).split(".")[0] for alias in node.names if alias.name != "*"]
+
+
 def _bound_by(node: ast.AST) -> list[str]:
-    """Names a statement or pattern binds that are no ``Name`` node: ``except ... as e``, ``match`` captures."""
-    if isinstance(node, ast.ExceptHandler) and node.name:
-        return [node.name]
+    """Names a node binds that are no ``Name`` node: imports, ``nonlocal`` (bound further out, inside the
+    function), ``except ... as e``, ``match`` captures."""
+    if isinstance(node, (ast.Import, ast.ImportFrom, ast.Nonlocal)):
+        return _imported(node) if not isinstance(node, ast.Nonlocal) else list(node.names)
+    if isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
     name = getattr(node, "name", None) if isinstance(node, _CAPTURES) else None
     rest = getattr(node, "rest", None) if isinstance(node, _MAPPINGS) else None
     return [found for found in (name, rest) if found]
