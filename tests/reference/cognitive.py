@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import symtable
+from itertools import repeat
 from typing import Mapping, Optional, Sequence
 
 from ladder_plugins.analysis.astwalk import is_elif
@@ -199,19 +200,32 @@ _SCOPES = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp
            ast.GeneratorExp: "genexpr"}
 
 
+def _defaults(args: ast.arguments) -> list[ast.AST]:
+    return args.defaults + [d for d in args.kw_defaults if d is not None]
+
+
+def _def_parts(node: FunctionNode) -> tuple[list[ast.AST], list[ast.AST]]:
+    args = node.args
+    every = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
+    annotations = [a.annotation for a in every if a.annotation] + ([node.returns] if node.returns else [])
+    return node.decorator_list + _defaults(args) + annotations, node.body
+
+
+def _comprehension_parts(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
+    first = node.generators[0]  # type: ignore[attr-defined]
+    inner = [n for n in children(node) if n is not first] + [n for n in children(first) if n is not first.iter]
+    return [first.iter], inner
+
+
 def _scope_parts(node: ast.AST) -> tuple[list[ast.AST], list[ast.AST]]:
     """A scope's parts evaluated where it is written, and its parts inside it."""
     if isinstance(node, _FUNCS):
-        args = node.args
-        every = args.posonlyargs + args.args + args.kwonlyargs + [a for a in (args.vararg, args.kwarg) if a]
-        outer = node.decorator_list + args.defaults + [d for d in args.kw_defaults if d is not None]
-        return outer + [a.annotation for a in every if a.annotation] + ([node.returns] if node.returns else []), node.body
+        return _def_parts(node)
     if isinstance(node, ast.Lambda):
-        return node.args.defaults + [d for d in node.args.kw_defaults if d is not None], [node.body]
+        return _defaults(node.args), [node.body]
     if isinstance(node, ast.ClassDef):
         return node.decorator_list + node.bases + list(node.keywords), node.body
-    first = node.generators[0]  # type: ignore[attr-defined]
-    return [first.iter], [n for n in children(node) if n is not first] + [n for n in children(first) if n is not first.iter]
+    return _comprehension_parts(node)
 
 
 def _binding(name: str, chain: Sequence[symtable.SymbolTable]) -> Optional[symtable.SymbolTable]:
@@ -230,37 +244,62 @@ def _binding(name: str, chain: Sequence[symtable.SymbolTable]) -> Optional[symta
     return None
 
 
+class _Calls:
+    """What :func:`_scoped_calls` finds: calls reaching the module, nested functions calling themselves."""
+
+    def __init__(self) -> None:
+        self.module: set[str] = set()
+        self.defs: dict[tuple[int, str], int] = {}  # (table of the def statement, name) -> the def's own table
+        self.itself: set[int] = set()
+        self.used: set[int] = set()  # tables already matched to a scope node
+
+    def call(self, name: str, chain: Sequence[symtable.SymbolTable]) -> None:
+        bound = _binding(name, chain)
+        if bound is None:
+            self.module.add(name)
+            return
+        own = self.defs.get((bound.get_id(), name))
+        if own in {t.get_id() for t in chain}:
+            self.itself.add(own)  # type: ignore[arg-type]
+
+    def open(self, node: ast.AST, name: str, chain: tuple[symtable.SymbolTable, ...]) -> list[tuple[ast.AST, tuple]]:
+        """A scope node's parts, each with the tables it is read in."""
+        outer, inner = _scope_parts(node)
+        return [*zip(outer, repeat(chain)), *zip(inner, repeat((*chain, self.table(node, name, chain))))]
+
+    def table(self, node: ast.AST, name: str, chain: Sequence[symtable.SymbolTable]) -> symtable.SymbolTable:
+        """The symbol table of a scope node: same name, same line, first not yet taken."""
+        table = next(t for t in chain[-1].get_children()
+                     if t.get_name() == name and t.get_lineno() == node.lineno and t.get_id() not in self.used)
+        self.used.add(table.get_id())
+        if isinstance(node, _FUNCS):
+            self.defs[(chain[-1].get_id(), name)] = table.get_id()
+        return table
+
+
+def _unit_table(node: FunctionNode) -> tuple[FunctionNode, symtable.SymbolTable]:
+    """The unit written out alone, and its symbol table."""
+    text = ast.unparse(node)
+    unit = ast.parse(text).body[0]
+    return unit, [t for t in symtable.symtable(text, "unit", "exec").get_children() if t.get_name() == unit.name][-1]
+
+
 def _scoped_calls(node: FunctionNode) -> tuple[frozenset[str], int]:
     """issue 29, resolved by CPython's own symbol tables: the names the body calls where they are the
     module's, and how many nested functions call themselves (a call reaching the binding their def made)."""
-    text = ast.unparse(node)
-    unit = ast.parse(text).body[0]
-    top = [t for t in symtable.symtable(text, "unit", "exec").get_children() if t.get_name() == unit.name][-1]
-    module_calls: set[str] = set()
-    defs: dict[tuple[int, str], int] = {}  # (table of the def statement, name) -> the def's own table
-    itself: set[int] = set()
-    stack: list[tuple[ast.AST, tuple[symtable.SymbolTable, ...]]] = [(stmt, (top,)) for stmt in unit.body]
-    used: set[int] = set()
+    unit, top = _unit_table(node)
+    found = _Calls()
+    stack: list[tuple[ast.AST, tuple[symtable.SymbolTable, ...]]] = list(zip(unit.body, repeat((top,))))
     while stack:
         current, chain = stack.pop()
         if isinstance(current, ast.Call) and isinstance(current.func, ast.Name):
-            bound = _binding(current.func.id, chain)
-            if bound is None:
-                module_calls.add(current.func.id)
-            elif defs.get((bound.get_id(), current.func.id)) in {t.get_id() for t in chain}:
-                itself.add(defs[(bound.get_id(), current.func.id)])
+            found.call(current.func.id, chain)
         name = current.name if isinstance(current, (*_FUNCS, ast.ClassDef)) else _SCOPES.get(type(current))
         if name is None:
-            stack.extend((child, chain) for child in children(current))
-            continue
-        table = next(t for t in chain[-1].get_children()
-                     if t.get_name() == name and t.get_lineno() == current.lineno and t.get_id() not in used)
-        used.add(table.get_id())
-        if isinstance(current, _FUNCS):
-            defs[(chain[-1].get_id(), name)] = table.get_id()
-        outer, inner = _scope_parts(current)
-        stack.extend([(child, chain) for child in outer] + [(child, (*chain, table)) for child in inner])
-    return frozenset(module_calls), len(itself)
+            stack.extend(zip(children(current), repeat(chain)))
+        else:
+            stack.extend(found.open(current, name, chain))
+    return frozenset(found.module), len(found.itself)
 
 
 def cognitive(node: FunctionNode, *, is_method: bool = False, in_cycle: bool = False) -> int:
@@ -287,10 +326,11 @@ def _callees(unit: Unit, by_name: Mapping[str, list[Unit]], methods: Mapping[tup
     """Keys of the file's units that ``unit``'s body calls (issue 29: not its decorators and defaults);
     ``resolve``: only names that are the module's there."""
     cls = unit.key.rsplit(".", 1)[0] if unit.is_method else ""
-    calls = [n for stmt in unit.node.body for n in ast.walk(stmt) if isinstance(n, ast.Call)]
-    module = _scoped_calls(unit.node)[0] if resolve else None
-    return {callee.key for call in calls for callee in _callee(call, cls, by_name, methods)
-            if module is None or not isinstance(call.func, ast.Name) or call.func.id in module}
+    calls = [n for n in ast.walk(ast.Module(body=list(unit.node.body), type_ignores=[])) if isinstance(n, ast.Call)]
+    if resolve:
+        module = _scoped_calls(unit.node)[0]
+        calls = [c for c in calls if not isinstance(c.func, ast.Name) or c.func.id in module]
+    return {callee.key for call in calls for callee in _callee(call, cls, by_name, methods)}
 
 
 def recursive_units(source: ParsedSource) -> frozenset[str]:
@@ -309,8 +349,12 @@ def _cycles(units: Sequence[Unit]) -> frozenset[str]:
             methods.setdefault((unit.key.rsplit(".", 1)[0], unit.short_name), []).append(unit)
         elif "." not in unit.key:
             by_name.setdefault(unit.short_name, []).append(unit)
-    if not by_name and not methods:
-        return frozenset()
+    return _resolved_cycles(units, by_name, methods) if by_name or methods else frozenset()
+
+
+def _resolved_cycles(units: Sequence[Unit], by_name: Mapping[str, list[Unit]],
+                     methods: Mapping[tuple[str, str], list[Unit]]) -> frozenset[str]:
+    """Cycles of the body's calls, names resolved for the units on a cycle of the unresolved calls."""
     edges = {unit.key: _callees(unit, by_name, methods) for unit in units}
     candidates = [unit for unit in units if _reaches(edges, unit.key)]
     edges.update({unit.key: _callees(unit, by_name, methods, resolve=True) for unit in candidates})
