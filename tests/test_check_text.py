@@ -42,8 +42,8 @@ def test_every_finding_is_one_line_an_editor_can_jump_to(hot):
 def test_a_unit_breaking_several_rules_is_one_gate_entry(hot):
     entries = [f for f in _findings(_check(hot).stdout) if f["code"] == "LAD900"]
     assert [e["message"] for e in entries] == [
-        "'price': recurring hotspot for cyclomatic 12 > 10, cognitive 25 > 15, ABC 20.32 > 17; survived 2 edits "
-        "over 2 days (first seen 2026-11-02, last seen 2026-11-03)"]
+        "'price': recurring hotspot for cyclomatic 12 > 10, cognitive 25 > 15, ABC 20.32 > 17; 3 versions over the "
+        "limit on 2 days (first 2026-11-02, last 2026-11-03)"]
 
 
 def test_flake8_says_the_same_per_rule(hot):
@@ -54,8 +54,8 @@ def test_flake8_says_the_same_per_rule(hot):
     done = subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD9", "--ladder-no-record", "src"], cwd=hot,
                           capture_output=True, text=True, env={**os.environ, "LADDER_NOW": FINAL}, timeout=300)
     said = [line.split(" LAD900 ", 1)[1] for line in done.stdout.splitlines()]
-    assert sorted(said) == sorted(f"'price': recurring hotspot for {rule}; survived 2 edits over 2 days (first seen "
-                                  f"2026-11-02, last seen 2026-11-03)"
+    assert sorted(said) == sorted(f"'price': recurring hotspot for {rule}; 3 versions over the limit on 2 days (first "
+                                  f"2026-11-02, last 2026-11-03)"
                                   for rule in ("cyclomatic 12 > 10", "cognitive 25 > 15", "ABC 20.32 > 17"))
 
 
@@ -90,14 +90,14 @@ def test_top_takes_a_positive_number(hot, value):
 def test_quiet_prints_the_verdict_only(hot):
     done = _check(hot, "-q")
     assert done.returncode == 1
-    assert done.stdout.splitlines() == ["FAILED: 1 recurring hotspot (6 red, 4 yellow in 4 files; mode recurrence)"]
+    assert done.stdout.splitlines() == ["FAILED: 1 recurring hotspot (6 red, 4 yellow in 4 files; mode recurrence; history: 3 runs in the log)"]
 
 
 def test_the_verdict_says_what_passing_means(tmp_path):
     project = demo_copy(tmp_path / "shop")
     done = ladder(["check", "--no-record", "src/shop/pricing.py"], project, LADDER_NOW=FINAL)
     assert done.returncode == 0
-    assert done.stdout.splitlines()[-1] == "passed: no recurring hotspots (3 red, 2 yellow in 1 file; mode recurrence)"
+    assert done.stdout.splitlines()[-1] == "passed: no recurring hotspots (3 red, 2 yellow in 1 file; mode recurrence; history: 0 runs in the log)"
 
 
 def test_a_file_rule_is_worded_for_a_file(tmp_path):

@@ -136,8 +136,8 @@ def test_the_loop_end_to_end(project):
     assert third.returncode == 1, third.stdout
     entries = [line for line in third.stdout.splitlines() if " LAD900 " in line]
     assert entries == ["src/shop/pricing.py:1:1: LAD900 [hotspot] 'price': recurring hotspot for cyclomatic 12 > 10, "
-                       "cognitive 25 > 15, ABC 20.32 > 17; survived 2 edits over 2 days "
-                       "(first seen 2026-11-01, last seen 2026-11-02)"]  # one entry for the unit, every rule in it
+                       "cognitive 25 > 15, ABC 20.32 > 17; 3 versions over the limit on 2 days "
+                       "(first 2026-11-01, last 2026-11-02)"]  # one entry for the unit, every rule in it
     assert third.stdout.splitlines()[-1].startswith("FAILED: 1 recurring hotspot (")
     lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
     gate_fails = [json.loads(line) for line in lines if '"gate-fail"' in line]

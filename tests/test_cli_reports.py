@@ -180,7 +180,7 @@ def test_doctor_reports_health_and_fixes(project, tmp_path):
 def test_demo_tells_the_story():
     done = ladder(["demo"], Path.cwd())
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "exit status 1" in done.stdout and "survived 2 edits over 2 days" in done.stdout
+    assert "exit status 1" in done.stdout and "3 versions over the limit on 2 days" in done.stdout
     assert "left the untouched legacy_report() alone" in done.stdout
 
 

@@ -58,9 +58,10 @@ def test_a_walk_follows_renames_and_stops_where_the_file_was_added():
                             ["2" * 40, 20, [["R", "new.py", "old.py", "b" * 40]]],
                             ["1" * 40, 10, [["A", "old.py", "old.py", "a" * 40]]],
                             ["0" * 40, 5, [["M", "old.py", "old.py", "f" * 40]]]]).commits])
-    assert [(v.time, v.path) for v in commits.versions_of("new.py", 10)] == [(30, "new.py"), (20, "new.py"),
-                                                                             (10, "old.py")]
-    assert len(commits.versions_of("new.py", 2)) == 2
+    whole, cut = commits.versions_of("new.py", 10)
+    assert [(v.time, v.path) for v in whole] == [(30, "new.py"), (20, "new.py"), (10, "old.py")] and not cut
+    capped, cut = commits.versions_of("new.py", 2)
+    assert len(capped) == 2 and cut  # the cap was reached: there was more to read
 
 
 @needs_git

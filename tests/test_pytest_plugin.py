@@ -182,8 +182,8 @@ def test_the_third_edited_version_over_two_days_fails_the_session(pytester, monk
     versions = ["import os\n\n\n" + VIOLATING.format(n=n) for n in range(3)]  # price is on line 4
     outcomes = hotspot_runs(pytester, monkeypatch, versions, *xdist)
     assert [o.ret for o in outcomes] == [0, 0, pytest.ExitCode.TESTS_FAILED]
-    hotspot = ("shop.py:4: LAD900 'price': recurring hotspot for cognitive 5 > 2; survived 2 edits over 2 days "
-               "(first seen 2026-11-01, last seen 2026-11-02)")
+    hotspot = ("shop.py:4: LAD900 'price': recurring hotspot for cognitive 5 > 2; 3 versions over the limit on 2 days "
+               "(first 2026-11-01, last 2026-11-02)")
     outcomes[2].stdout.fnmatch_lines(["gate:", f"  {hotspot}", "what to do: refactor the unit below the limit*",
                                       "recurring hotspots of this run:", f"  {hotspot}"])
     monkeypatch.setenv("LADDER_NOW", "2026-11-02T10:00:00Z")
@@ -207,7 +207,7 @@ def test_a_file_rules_gate_line_is_at_its_line(pytester, monkeypatch):
     versions = ["".join(f"x{i} = {i}\n" for i in range(n)) for n in (5, 6, 7)]
     outcomes = hotspot_runs(pytester, monkeypatch, versions)
     assert outcomes[2].ret == pytest.ExitCode.TESTS_FAILED
-    hotspot = "shop.py:1: LAD900 'shop.py': recurring hotspot for file lines 7 > 3; survived 2 edits over 2 days *"
+    hotspot = "shop.py:1: LAD900 'shop.py': recurring hotspot for file lines 7 > 3; 3 versions over the limit on 2 days *"
     outcomes[2].stdout.fnmatch_lines(["gate:", f"  {hotspot}", "what to do: *suppress it in the module header*",
                                       "recurring hotspots of this run:", f"  {hotspot}"])
     assert "def line" not in outcomes[2].stdout.str()

@@ -24,7 +24,7 @@ def test_three_versions_over_two_days_make_a_hotspot(tmp_path):
               make_event(unit_hash="v3", when=at(1))]
     (hot,) = hotspots(agg(events), s, at(1, 1))
     assert (hot.occurrences, hot.distinct_days) == (3, 2)
-    assert hot.describe() == "survived 2 edits over 2 days"
+    assert hot.describe() == "3 versions over the limit on 2 days"
 
 
 def test_three_versions_on_one_day_are_not_a_hotspot(tmp_path):
@@ -40,7 +40,7 @@ def test_the_same_version_on_five_days_is_not_a_hotspot_unless_counting_runs(tmp
     runs = project_settings(tmp_path, '[tool.ladder.recurrence]\ncount = "runs"\n')
     (hot,) = hotspots(agg(events, runs=True), runs, at(5))
     assert (hot.occurrences, hot.distinct_days) == (5, 5)
-    assert hot.describe() == "was violated in 5 runs over 5 days"
+    assert hot.describe() == "red in 5 runs on 5 days"
 
 
 def test_runs_are_counted_once_per_run_id(tmp_path):
@@ -152,7 +152,7 @@ def test_gate_modes(tmp_path):
     assert decide("advisory", edited, history, s, at(1)).failed is False
     result = decide("recurrence", edited, history, s, at(1))
     assert [f.event.fingerprint for f in result.failures] == ["src/a.py::f::cognitive_max"]
-    assert "survived 2 edits over 2 days" in result.failures[0].text
+    assert "3 versions over the limit on 2 days" in result.failures[0].text
     assert result.failures[0].text.startswith("LAD900 ")
     assert len(decide("strict", edited, history, s, at(1)).failures) == 2
     unchanged = [make_event(unit_hash="v2", when=at(1))]

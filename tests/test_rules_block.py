@@ -177,7 +177,7 @@ def test_a_hotspot_the_gate_fails_on_is_critical_and_a_pattern_major():
     [hotspot], [pattern] = hotspot_sections(view, "recurrence"), pattern_sections(view)
     assert (hotspot.severity, hotspot.count, hotspot.last) == ("Critical", 3, "2026-11-03")
     assert hotspot.body[0] == ("'price' in src/shop/pricing.py: cognitive complexity (cognitive_max) is 25 against "
-                               "a limit of 15; it 3 versions over the limit on 2 days.")
+                               "a limit of 15; 3 versions over the limit on 2 days.")
     assert (pattern.severity, pattern.title, pattern.count) == ("Major", "cognitive complexity in area src/shop", 6)
     assert hotspot_sections(view, "advisory")[0].severity == "Major"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -65,9 +66,16 @@ class RecurrenceSettings:
     pattern_min_count: int = 5
     pattern_min_files: int = 3
     source: str = "auto"
-    #: None: since the commit that added ``[tool.ladder]`` to pyproject.toml; "all"; or an ISO-8601 date
+    #: from when git's occurrences fail the run: None, since the commit that added ``[tool.ladder]`` to
+    #: pyproject.toml; "all"; an ISO-8601 date; or a commit (a tag, a branch, an id)
     git_since: Optional[str] = None
     git_max_commits: int = 200
+    #: a shallow clone in CI: "error" (exit 2 with the fix) or "warn" (go on without git's history)
+    shallow: str = "error"
+    #: a commit changing more Python files than this is a mechanical sweep, not an occurrence (0: none is)
+    sweep_files: int = 20
+    #: commits that are mechanical edits, besides the repository's ignore-revs file
+    ignore_revs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -474,7 +482,29 @@ def _recurrence(file: Path, ladder: Mapping[str, Any]) -> RecurrenceSettings:
         source=check.choice(table, "source", "auto", SOURCES) if "source" in table else "auto",
         git_since=_git_since(check, table),
         git_max_commits=check.integer(table, "git_max_commits", 200, 1, 1_000_000),
+        shallow=check.choice(table, "shallow", "error", ("error", "warn")),
+        sweep_files=check.integer(table, "sweep_files", 20, 0, 1_000_000),
+        ignore_revs=_revs(check, table),
     )
+
+
+def _revs(check: _Checker, table: Mapping[str, Any]) -> tuple[str, ...]:
+    value = table.get("ignore_revs", [])
+    if not isinstance(value, list) or not all(
+            isinstance(v, str) and 7 <= len(v.strip()) <= 64 and all(c in "0123456789abcdefABCDEF" for c in v.strip())
+            for v in value):
+        raise check.fail("ignore_revs", 'a list of commit ids (7 to 64 hexadecimal digits) such as ["3f2a9c1"]', value)
+    return tuple(v.strip().lower() for v in value)
+
+
+#: a git revision as a user writes one in git_since: a tag, a branch, ``HEAD~3``; never an option
+_REF = re.compile(r"[A-Za-z_][A-Za-z0-9._/~^@{}-]{0,199}")
+_HEX = re.compile(r"[0-9a-fA-F]{7,64}")
+
+
+def _is_ref(text: str) -> bool:
+    """A tag or branch name (not starting with a digit: a mistyped date stays an error), or a commit id."""
+    return bool(_REF.fullmatch(text) or _HEX.fullmatch(text))
 
 
 def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
@@ -491,7 +521,9 @@ def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
             return value.strip()
         except ValueError:
             pass
-    raise check.fail("git_since", '"all" or an ISO-8601 date such as 2026-09-01', value)
+        if _is_ref(value.strip()):
+            return value.strip()  # a commit: a tag, a branch or an id, resolved when git is read
+    raise check.fail("git_since", '"all", an ISO-8601 date such as 2026-09-01, or a commit such as v2.0', value)
 
 
 def _names(check: _Checker, ladder: Mapping[str, Any], key: str) -> tuple[str, ...]:

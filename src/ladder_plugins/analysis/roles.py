@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping, Optional
@@ -162,6 +161,8 @@ class GitAttributes:
     def _ask(self) -> dict[str, Optional[bool]]:
         """Every Python file git knows below the root (tracked, or untracked and not ignored) with its
         attribute: ``git ls-files`` piped to ``git check-attr --stdin -z``."""
+        import subprocess  # only a project whose attributes name linguist-generated pays for the import
+
         try:
             listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
                                      "*.py"], cwd=self.root, capture_output=True, check=True, timeout=_GIT_SECONDS)
@@ -178,6 +179,8 @@ class GitAttributes:
 
 
 def _why(exc: BaseException) -> str:
+    import subprocess
+
     if isinstance(exc, subprocess.TimeoutExpired):
         return f"git took more than {_GIT_SECONDS} s"
     if isinstance(exc, subprocess.CalledProcessError):

@@ -364,7 +364,7 @@ def _gate_fact(mode: str) -> str:
 
 def _hotspot(view: Any, rec: Any, mode: str) -> Section:
     what, where = _what(rec.rule_key), _where(rec)
-    facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; it {rec.describe()}."
+    facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; {rec.describe()}."
     return Section(f"hotspot:{safe_text(rec.fingerprint, 400)}", "Major" if mode == "advisory" else "Critical",
                    f"{where}: {what}", (facts, _gate_fact(mode)), rec.occurrences,
                    _day(rec.days[-1] if rec.days else rec.last_seen))

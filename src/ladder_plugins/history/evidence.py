@@ -11,21 +11,31 @@ CI clone (git alone) count the same versions. A blob never changes, so what its
 analysis found is kept in the analysis cache under its blob id, and a warm run
 reads no blob at all.
 
-*The window* starts at the later of the retention cutoff and ``recurrence.git_since``:
-by default the commit that added ``[tool.ladder]`` to pyproject.toml, so adopting
-the tool does not fail on history nobody was told about; ``"all"`` or a date opt in.
+*Evidence and trigger are separate.* The evidence is each file's history, bounded
+by ``recurrence.git_max_commits`` versions per file (said when reached), never by the
+log's retention. The *adoption point* (:class:`Adoption`) decides which of those
+occurrences may fail the run: by default the commit that added ``[tool.ladder]`` to
+pyproject.toml, so adopting the tool does not fail on history nobody was told about
+(a chronic hotspot from before it is known, and fails on its next edit);
+``recurrence.git_since`` a commit, a date or ``"all"``.
+
+*Mechanical edits* (:class:`~.git.Mechanical`: an ignore-revs file, ``ignore_revs``,
+sweeps of more than ``sweep_files`` Python files, bots) are no occurrence: the version
+such a commit leaves is the baseline of the next edit.
 
 *The base* of ``mode = "new"`` (``--base``, ``[tool.ladder] base``, else the merge
 base of HEAD with the default branch) is analysed the same way: the red violations
 it had, by fingerprint, are what is not new.
 
 Git is untrusted and optional: no git, no repository, a corrupt one or git failing
-is one warning and the log alone decides; a shallow clone is said once, with the fix.
+is one warning and the log alone decides. A shallow clone is not read: in CI (``CI``
+set) it is a configuration error with the fix unless ``recurrence.shallow = "warn"``,
+elsewhere one warning; :meth:`GitEvidence.read_note` says what was read, for the verdict.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
@@ -34,15 +44,49 @@ from ..config import Settings
 from ..errors import ConfigError
 from .blobs import BlobFindings, Row, Wanted
 from .events import SCHEMA_VERSION, Event
-from .git import Commits, FileVersion, GitUnavailable, Repository, clamp_time
+from .git import Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
 from .workspace import git_wanted
 
-__all__ = ["Baseline", "GitEvidence", "SHALLOW_HINT"]
+__all__ = ["Adoption", "Baseline", "GitEvidence", "GitFacts", "SHALLOW_HINT"]
 
-SHALLOW_HINT = ("this is a shallow clone, so recurrence from git sees only the commits it fetched; fetch the "
-                "whole history (GitHub Actions: actions/checkout with fetch-depth: 0; GitLab CI: GIT_DEPTH: 0; "
-                "or git fetch --unshallow)")
+SHALLOW_HINT = ("this is a shallow clone, so its git history is not read (it holds only the commits fetched); "
+                "fetch the whole history (GitHub Actions: actions/checkout with fetch-depth: 0; GitLab CI: "
+                "GIT_DEPTH: 0; or git fetch --unshallow), or set [tool.ladder.recurrence] shallow = \"warn\" to "
+                "go on without it")
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """From when an occurrence may fail the run. ``git``: the first moment a commit's occurrence counts
+    (``None``: none does, ``[tool.ladder]`` is not committed yet); ``log``: the same for occurrences the
+    log recorded or the run itself makes (``None``: all of them)."""
+
+    git: Optional[datetime]
+    log: Optional[datetime]
+    said: str  # "since 2024-03-01 (the commit that added [tool.ladder])", for the verdict and reports
+
+    def triggers(self, when: str, from_git: bool) -> bool:
+        """Whether an occurrence at ``when`` (a stored timestamp) may fail the run."""
+        since = self.git if from_git else self.log
+        if since is None:
+            return not from_git
+        return when >= format_timestamp(since)
+
+
+#: No git, or git not read: every occurrence is the log's or the run's, and each may fail the run.
+EVERYTHING = Adoption(None, None, "")
+
+
+@dataclass(frozen=True)
+class GitFacts:
+    """What the gate needs of git besides the past versions: the adoption point, the mechanical commits,
+    the commits of the branch (mode new), and what was read."""
+
+    adoption: Adoption = EVERYTHING
+    mechanical: Mapping[str, str] = field(default_factory=dict)  # commit -> reason
+    branch: Optional[frozenset[str]] = None  # commits after the base (mode new), None without a base
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -68,10 +112,18 @@ class _Found:
     log: Any = None  # the LogCache, once the window's start is known
     start: Optional[int] = None
     window: str = ""  # HEAD and window start: the key of answers for this window
+    mechanical: Any = None  # the Mechanical classifier, once read
+    adoption: Any = None  # the Adoption, once worked out
+    branch: Any = False  # the commits after the base (mode new)
+    versions: int = 0  # past versions read
+    cut: tuple[str, ...] = ()  # files whose history git_max_commits cut short
+    not_read: str = ""  # why git was not read, said in the verdict
+    error: Optional[ConfigError] = None  # what check() raises: a shallow clone in CI
+    mechanical_commits: dict[str, str] = field(default_factory=dict)  # of the versions read: commit -> reason
 
 
-#: A past version's finding: its row, the commit, the commit's time.
-Found = tuple[Row, str, int]
+#: A past version's finding: its row, the commit, the commit's time, why the commit is mechanical ("" if not).
+Found = tuple[Row, str, int, str]
 
 
 class GitEvidence:
@@ -121,13 +173,28 @@ class GitEvidence:
         try:
             repo = Repository.discover(root)
             if repo.head() is None:
+                self._found.not_read = "git history not read: the repository has no commits yet"
                 return None  # a repository without commits has no history to read
         except GitUnavailable as exc:
             self._warn(f"git: {exc}; recurrence uses the stored history alone")
+            self._found.not_read = "git history not read (see the warning)"
             return None
-        if repo.shallow:
-            self._warn(f"git: {SHALLOW_HINT}")
+        if repo.shallow and self.uses_git:
+            self._shallow()
+            return None
         return repo
+
+    def _shallow(self) -> None:
+        """A shallow clone holds a few commits: counting from them would read cleaner than the truth. In CI
+        that is an error with the fix, unless configured to warn; elsewhere a warning."""
+        import os
+
+        in_ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+        if in_ci and self.settings.recurrence.shallow != "warn":
+            self._found.error = ConfigError(f"git: {SHALLOW_HINT} (CI is set, so this is an error)")
+        else:
+            self._warn(f"git: {SHALLOW_HINT}")
+        self._found.not_read = "git history not read: shallow clone"
 
     def prepare(self) -> None:
         """Ask git now what every later question needs (the repository, the window's commits): a process
@@ -140,10 +207,13 @@ class GitEvidence:
                 self._fail(exc)
 
     def check(self) -> None:
-        """Fail early on a ``--base`` that names no commit (a usage error, not a warning)."""
+        """Fail early on a shallow clone in CI and on a ``--base`` that names no commit (usage errors, not
+        warnings)."""
+        repo = self.repository()
+        if self._found.error is not None:
+            raise self._found.error
         if self.mode != "new" or not self.base_ref:
             return
-        repo = self.repository()
         if repo is not None and repo.resolve(self.base_ref) is None:
             raise ConfigError(f"base {self.base_ref!r} does not name a commit of {repo.toplevel.name}; expected "
                               "a branch, tag or commit such as origin/main (a shallow clone may lack it: "
@@ -177,10 +247,18 @@ class GitEvidence:
         if found is None:
             found = self._walk(wanted)
             self._store_prior(wanted, found)
-        return [self._event(row, rel, commit, time) for rel, items in found.items() for row, commit, time in items]
+        self._found.mechanical_commits = {commit: why for items in found.values() for _, commit, _, why in items
+                                          if why}
+        if self._found.cut:
+            cap = self.settings.recurrence.git_max_commits
+            self._warn(f"git: the history of {len(self._found.cut)} file(s) was cut at git_max_commits = {cap} "
+                       f"(first: {self._found.cut[0]}); older versions are not counted: raise "
+                       "[tool.ladder.recurrence] git_max_commits to read them")
+        return [self._event(row, rel, commit, time) for rel, items in found.items() for row, commit, time, _ in items]
 
     def _walk(self, wanted: Mapping[str, _Asked]) -> dict[str, list[Found]]:
-        """Per file: (row, commit, time) of the earliest commit of each (fingerprint, version) asked about."""
+        """Per file: (row, commit, time, mechanical) of the earliest commit of each (fingerprint, version) asked
+        about (the files the cap cut short are kept in ``self._found.cut``)."""
         versions = self._versions(wanted)
         rows = self._rows([(v.blob, rel) for rel, v in versions], wanted) if versions else {}
         walked: dict[str, list[Found]] = {rel: [] for rel in wanted}
@@ -189,11 +267,14 @@ class GitEvidence:
         return walked
 
     def _prior_key(self, wanted: Mapping[str, _Asked]) -> Optional[str]:
+        """Every setting the answer depends on is in the key: a changed setting never meets an old answer."""
         cache, window = self.blobs.cache, self._found.window
         if cache is None or not window:
             return None
         asked = sorted((rel, sorted(a.fingerprints)) for rel, a in wanted.items())
-        return cache.key(b"git-prior-1", "", f"{window}|{self.settings.recurrence.git_max_commits}|{asked}")
+        mechanical = self._mechanical()
+        return cache.key(b"git-prior-2", "", f"{window}|{self.settings.recurrence.git_max_commits}|"
+                                             f"{mechanical.sweep_files}|{sorted(mechanical.revs)}|{asked}")
 
     def _cached_prior(self, wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
         if self._start() is None:
@@ -203,22 +284,38 @@ class GitEvidence:
         if entry is None:
             return None
         found = _decode_found(entry, wanted)
-        if found is None:
+        cut, versions = entry.get("cut"), entry.get("versions")
+        if found is None or not isinstance(cut, list) or not isinstance(versions, int):
             self.blobs.cache.discard(key, "unexpected content")
+            return None
+        self._found.cut, self._found.versions = tuple(map(str, cut)), versions
         return found
 
     def _store_prior(self, wanted: Mapping[str, _Asked], found: Mapping[str, list[Found]]) -> None:
         key = self._prior_key(wanted)
         if key:
-            self.blobs.cache.put(key, {"found": {rel: [list(i) for i in items] for rel, items in found.items()}})
+            self.blobs.cache.put(key, {"found": {rel: [list(i) for i in items] for rel, items in found.items()},
+                                       "cut": list(self._found.cut), "versions": self._found.versions})
 
     def _versions(self, files: Iterable[str]) -> list[tuple[str, FileVersion]]:
-        """(path now, version) of every version of ``files`` in the window."""
+        """(path now, version) of every version of ``files`` git holds, up to ``git_max_commits`` per file;
+        the files cut short are kept to be said."""
         repo, commits = self.repository(), self._window()
         if repo is None or commits is None:
             return []
-        limit = self.settings.recurrence.git_max_commits
-        return [(rel, v) for rel in sorted(files) for v in commits.versions_of(repo.to_repo(rel), limit)]
+        limit, mechanical = self.settings.recurrence.git_max_commits, self._mechanical()
+        walks = {rel: commits.versions_of(repo.to_repo(rel), limit, mechanical) for rel in sorted(files)}
+        found = [(rel, v) for rel, (versions, _) in walks.items() for v in versions]
+        self._found.cut, self._found.versions = tuple(rel for rel, (_, cut) in walks.items() if cut), len(found)
+        return found
+
+    def _mechanical(self) -> Mechanical:
+        """Which commits are mechanical: the repository's ignore-revs file, ``ignore_revs``, ``sweep_files``."""
+        if self._found.mechanical is None:
+            repo, rec = self.repository(), self.settings.recurrence
+            listed = repo.ignored_revs() if repo is not None else ()
+            self._found.mechanical = Mechanical(tuple(sorted(set(listed) | set(rec.ignore_revs))), rec.sweep_files)
+        return self._found.mechanical
 
     def _rows(self, pairs: Iterable[tuple[str, str]], wanted: Mapping[str, _Asked]) -> dict[tuple[str, str], list[Row]]:
         repo = self.repository()
@@ -233,37 +330,100 @@ class GitEvidence:
         return self._found.commits
 
     def _start(self) -> Optional[int]:
-        """Where the window starts (``None``: git has nothing to count); sets the window's cache key."""
+        """Where the evidence starts: the first commit (``None``: git has nothing to read); sets the cache key
+        of answers for this HEAD. Neither the adoption point nor the log's retention bound the evidence."""
         if self._found.log is None:
             repo = self.repository()
             if repo is None:
                 return None
             self._found.log = LogCache(self.blobs.cache, repo)
-            since = self._since(self._found.log)
-            # From the start of that UTC day: a key that holds all day. Recurrence applies retention itself.
-            self._found.start = None if since is None else int(since.timestamp()) // 86400 * 86400
-            self._found.window = f"{self._found.log.head}|{self._found.start}"
+            self._found.start = 0
+            self._found.window = f"{self._found.log.head}|0"
         return self._found.start
 
-    def _since(self, log: "LogCache") -> Optional[datetime]:
-        """The start of the window; ``None`` when git has nothing to count (not adopted in a commit)."""
-        from datetime import timedelta
+    def adoption(self) -> Adoption:
+        """From when occurrences may fail the run (see :class:`Adoption`)."""
+        if self._found.adoption is None:
+            self._found.adoption = self._adoption() if self.uses_git and self.repository() is not None \
+                else EVERYTHING
+        return self._found.adoption
 
-        floor = self.now - timedelta(days=self.settings.history.retention_days)
+    def _adoption(self) -> Adoption:
         given = self.settings.recurrence.git_since
         if given == "all":
-            return floor
+            return Adoption(_moment(0), None, "all history")
         if given is not None:
-            return max(floor, parse_timestamp(given, source="[tool.ladder.recurrence] git_since"))
+            return self._given_since(given)
+        stamp = self._adopted()
+        if stamp is None:
+            return Adoption(None, None, "from this working tree on ([tool.ladder] is not committed yet)")
+        when = _moment(stamp)
+        return Adoption(when, when, f"since {format_timestamp(when)[:10]} (the commit that added [tool.ladder])")
+
+    def _given_since(self, given: str) -> Adoption:
+        """``git_since`` as a date or as a commit (its committer time); a commit git does not know is an error."""
+        if _is_date(given):
+            since = parse_timestamp(given, source="[tool.ladder.recurrence] git_since")
+            return Adoption(since, since, f"since {format_timestamp(since)[:10]} (git_since)")
+        repo = self.repository()
+        assert repo is not None
+        sha = repo.resolve(given)
+        stamp = repo.commit_time(sha) if sha else None
+        if stamp is None:
+            raise ConfigError(f"[tool.ladder.recurrence] git_since: {given!r} is neither \"all\", an ISO-8601 "
+                              f"date nor a commit of {repo.toplevel.name}; expected e.g. 2024-03-01 or v2.0")
+        when = _moment(stamp)
+        return Adoption(when, when, f"since {given} ({format_timestamp(when)[:10]})")
+
+    def _adopted(self) -> Optional[int]:
+        """When ``[tool.ladder]`` was first committed to the configuration file, if it was."""
         config = self.settings.config_file
-        if config is None or not config.is_file():
+        if config is None or not config.is_file() or self._start() is None:
             return None
         try:
             rel = config.relative_to(self.settings.root).as_posix()
         except ValueError:
             return None
-        stamp = log.adopted(rel)
-        return None if stamp is None else max(floor, _moment(stamp))
+        try:
+            return self._found.log.adopted(rel)
+        except GitUnavailable as exc:
+            self._fail(exc)
+            return None
+
+    def facts(self) -> GitFacts:
+        """The adoption point, the mechanical commits among the versions read, the branch, and the note."""
+        if not self.uses_git or self.repository() is None:
+            return GitFacts(note=self.read_note())
+        return GitFacts(self.adoption(), dict(self._found.mechanical_commits), self._branch(), self.read_note())
+
+    def _branch(self) -> Optional[frozenset[str]]:
+        """The commits of the branch after the base (mode new): a hotspot fails there only when one holds an
+        occurrence of it."""
+        if self.mode != "new":
+            return None
+        if self._found.branch is False:
+            base, repo = self._base_commit(), self.repository()
+            try:
+                self._found.branch = None if base is None or repo is None else repo.commits_after(base)
+            except GitUnavailable as exc:
+                self._warn(f"git: {exc}; mode new fails on every recurring hotspot")
+                self._found.branch = None
+        return self._found.branch
+
+    def read_note(self) -> str:
+        """What git history this run read, for the verdict: ``12 past versions from git; fails on occurrences
+        since 2024-03-01 (the commit that added [tool.ladder])``, or why git was not read."""
+        if not git_wanted(self.settings) or not self.uses_git:
+            return ""
+        if self.repository() is None:
+            return self._found.not_read or "git history not read"
+        cut = ""
+        if self._found.cut:
+            cap = self.settings.recurrence.git_max_commits
+            cut = f"; {len(self._found.cut)} file(s) cut at git_max_commits = {cap}"
+        versions = self._found.versions
+        return f"{versions} past version{'s' if versions != 1 else ''} from git{cut}; fails on occurrences " \
+               f"{self.adoption().said}"
 
     def _event(self, row: Row, rel: str, commit: str, time: int) -> Event:
         """A red event of a past version, dated by its commit (never later than this run)."""
@@ -375,15 +535,17 @@ class LogCache:
         return at
 
     def commits(self, start: int) -> Commits:
-        entry = self._read(b"git-log-1", lambda d: isinstance(d.get("since"), int) and "commits" in d)
+        # git-log-2: commits carry their author; and no entry of the old key, which a negative --since once
+        # filled with nothing, is ever read again
+        entry = self._read(b"git-log-2", lambda d: isinstance(d.get("since"), int) and "commits" in d)
         if entry is not None and entry["since"] <= start:
             try:
                 return Commits.from_json(entry["commits"]).since(start)
             except ValueError:
-                self.cache.discard(self._key(b"git-log-1"), "unexpected content")
+                self.cache.discard(self._key(b"git-log-2"), "unexpected content")
         found = self.repo.commits(start)
         if self.cache is not None:
-            self.cache.put(self._key(b"git-log-1"), {"since": start, "commits": found.to_json()})
+            self.cache.put(self._key(b"git-log-2"), {"since": start, "commits": found.to_json()})
         return found
 
 
@@ -393,6 +555,14 @@ class _Asked:
 
     fingerprints: frozenset[str]
     measure: Wanted
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
 
 
 def _moment(stamp: int) -> datetime:
@@ -408,14 +578,14 @@ def _earliest(versions: Sequence[tuple[str, FileVersion]], rows: Mapping[tuple[s
         for row in (r for r in rows.get((version.blob, rel), ()) if r[6] in asked):
             found = earliest.get((rel, row[6], row[7]))
             if found is None or version.time <= found[2]:
-                earliest[(rel, row[6], row[7])] = (row, version.commit, version.time)
+                earliest[(rel, row[6], row[7])] = (row, version.commit, version.time, version.mechanical)
     return earliest
 
 
 def _valid_found(items: Any) -> bool:
     return isinstance(items, list) and all(
-        isinstance(i, list) and len(i) == 3 and isinstance(i[0], list) and len(i[0]) == 8 and isinstance(i[2], int)
-        for i in items)
+        isinstance(i, list) and len(i) == 4 and isinstance(i[0], list) and len(i[0]) == 8 and isinstance(i[2], int)
+        and isinstance(i[1], str) and isinstance(i[3], str) for i in items)
 
 
 def _decode_found(entry: Mapping[str, Any], wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
@@ -423,7 +593,7 @@ def _decode_found(entry: Mapping[str, Any], wanted: Mapping[str, _Asked]) -> Opt
     found = entry.get("found")
     if not isinstance(found, dict) or set(found) != set(wanted) or not all(map(_valid_found, found.values())):
         return None
-    return {rel: [(row, commit, time) for row, commit, time in items] for rel, items in found.items()}
+    return {rel: [(row, commit, time, why) for row, commit, time, why in items] for rel, items in found.items()}
 
 
 def _unit_key(event: Event) -> str:

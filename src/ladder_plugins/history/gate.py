@@ -7,11 +7,16 @@ counted with this run, is a hotspot; ``new`` also fails on every red violation t
 the base did not have, or had with a better value; ``strict`` fails on every red
 violation. With ``evidence`` (see :mod:`.evidence`), occurrences from git join the
 history's, and ``new`` knows its base.
+
+A hotspot fails the run only when one of its occurrences may trigger: one after the
+adoption point, one the log recorded or the run made (see ``evidence.Adoption``); in
+mode ``new``, one the branch holds. Otherwise it is *known* from history: listed, and
+failing on its next edit that leaves it over the limit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Mapping, Optional, Sequence
 
@@ -19,7 +24,7 @@ from ..catalogue import GATE, NEW_CODE, lookup, number
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event
-from .recurrence import Recurrence, recurrence_of, rule_kind
+from .recurrence import GitVersions, Recurrence, recurrence_of, rule_kind
 
 __all__ = ["Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice", "hotspot_failures"]
 
@@ -30,14 +35,14 @@ class GateFailure:
 
     event: Event
     recurrence: Recurrence
-    reason: str  # "hotspot", "new", "worse" or "strict"
+    reason: str  # "hotspot", "new", "worse" or "strict"; "known" for a hotspot listed, not failing
     base: Optional[str] = None  # the base commit (mode new)
     base_actual: Optional[float] = None  # the value at the base ("worse")
 
     @property
     def code(self) -> str:
         """LAD900 for a recurring hotspot, LAD901 for a new or worse one; the rule's own code in strict mode."""
-        if self.reason == "hotspot":
+        if self.reason in ("hotspot", "known"):
             return GATE.code
         if self.reason in ("new", "worse"):
             return NEW_CODE.code
@@ -47,7 +52,7 @@ class GateFailure:
     @property
     def rule_key(self) -> str:
         """The key of what failed: the gate's own rule, or the violated rule in strict mode."""
-        if self.reason == "hotspot":
+        if self.reason in ("hotspot", "known"):
             return GATE.key
         return NEW_CODE.key if self.reason in ("new", "worse") else self.event.rule_key
 
@@ -101,6 +106,11 @@ class GateResult:
     mode: str
     failures: tuple[GateFailure, ...]
     recurrences: tuple[Recurrence, ...]
+    #: what history was read (git's versions, the adoption point, the log's runs), for the verdict
+    note: str = ""
+    #: chronic hotspots whose occurrences all predate the adoption point (in mode new: the branch), as
+    #: entries of reason "known": listed, not failing, until their next edit that leaves them over the limit
+    known: tuple[GateFailure, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -125,15 +135,34 @@ def _rule(key: str) -> Any:
 
 def hotspot_message(failures: Sequence[GateFailure]) -> str:
     """One unit's recurring hotspot, every rule it breaks in one line: ``'price': recurring hotspot for
-    cyclomatic 12 > 10, ABC 21.5 > 17; survived 2 edits over 2 days (first seen .., last seen ..)``.
+    cyclomatic 12 > 10, ABC 21.5 > 17; 3 versions over the limit on 2 days (first .., last ..)``.
     Rules that recurred differently each say their own count."""
     recs = [f.recurrence for f in failures]
-    first, last = _span([r.first_seen for r in recs], [r.last_seen for r in recs])
-    return f"{failures[0].subject}: {GATE.what} for {_rules_said(failures)} (first seen {first}, last seen {last})"
+    first, last = _span([r.first_seen for r in recs], [r.last_occurrence for r in recs])
+    said = f"{failures[0].subject}: {GATE.what} for {_rules_said(failures)} (first {first}, last {last})"
+    return said + _worse_said(failures) + (f"; {KNOWN_TAIL}" if failures[0].reason == "known" else "")
+
+
+def _worse_said(failures: Sequence[GateFailure]) -> str:
+    """``; worse than at the base 1a2b3c4d5e6f: cognitive was 20``, for the rules worse than at the base."""
+    worse = [f for f in failures if f.base_actual is not None]
+    if not worse:
+        return ""
+    return f"; worse than at the base {(worse[0].base or '')[:12]}: " + ", ".join(
+        f"{_rule_name(f.event.rule_key)} was {number(f.base_actual)}" for f in worse)
+
+
+#: what a known hotspot's entry ends with: why it does not fail, and when it will
+KNOWN_TAIL = "known from history; fails on its next edit that leaves it over the limit"
+
+
+def _rule_name(key: str) -> str:
+    rule = _rule(key)
+    return rule.label if rule is not None else key
 
 
 def _rules_said(failures: Sequence[GateFailure]) -> str:
-    """``cyclomatic 12 > 10, ABC 21.5 > 17; survived 2 edits over 2 days``, each rule with its own count where
+    """``cyclomatic 12 > 10, ABC 21.5 > 17; 3 versions over the limit on 2 days``, each rule with its own count where
     they differ."""
     said = {f.recurrence.describe() for f in failures}
     if len(said) == 1:
@@ -162,7 +191,7 @@ def hotspot_failures(events: Sequence[Event], recurrences: Sequence[Recurrence],
     (what flake8 and pytest's summary say even where the mode does not fail on them)."""
     first = {e.fingerprint: e for e in reversed(events)}
     hot = [GateFailure(first[r.fingerprint], r, "hotspot") for r in recurrences
-           if r.is_hotspot(settings) and r.fingerprint in first]
+           if r.is_hotspot(settings) and r.triggered and r.fingerprint in first]
     return [failure for group in by_unit(hot) for failure in group]
 
 
@@ -171,7 +200,7 @@ def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:
     groups: dict[tuple[str, Optional[str]], list[GateFailure]] = {}
     for failure in failures:
         groups.setdefault((failure.event.path, failure.event.unit_name), []).append(failure)
-    return [sorted(group, key=lambda f: f.code if f.reason != "hotspot" else _code_of(f.event.rule_key))
+    return [sorted(group, key=lambda f: f.code if f.reason not in ("hotspot", "known") else _code_of(f.event.rule_key))
             for group in groups.values()]
 
 
@@ -203,13 +232,16 @@ def _new_code(event: Event, rec: Recurrence, base: Any) -> Optional[GateFailure]
 
 
 def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings, base: Any) -> Optional[GateFailure]:
+    """Why ``event``'s violation fails the run, if it does. A hotspot that is also worse than at the base says
+    both (the base's commit and value ride on the hotspot's entry)."""
     if mode == "strict":
         return GateFailure(event, rec, "strict")
-    if mode in ("recurrence", "new") and rec.is_hotspot(settings):
+    compared = _new_code(event, rec, base) if mode == "new" and base is not None else None
+    if mode == "advisory" or not (rec.is_hotspot(settings) and rec.triggered):
+        return compared
+    if compared is None or compared.reason != "worse":
         return GateFailure(event, rec, "hotspot")
-    if mode == "new" and base is not None:
-        return _new_code(event, rec, base)
-    return None
+    return replace(compared, reason="hotspot")
 
 
 @dataclass(frozen=True)
@@ -228,26 +260,46 @@ class Gate:
         """
         red = _red_by_fingerprint(run_events)
         prior, base = self._evidence(run_events, evidence) if red else ({}, None)
-        recs = self._counted(history, red, prior)
-        failures = [_failure(self.mode, events[0], rec, self.settings, base) for events, rec in zip(red.values(), recs)]
-        return GateResult(self.mode, tuple(f for f in failures if f is not None), tuple(recs))
+        facts = evidence.facts() if evidence is not None else None
+        firsts = [events[0] for events in red.values()]
+        recs = self._counted(history, red, prior, facts)
+        failures = [_failure(self.mode, event, rec, self.settings, base) for event, rec in zip(firsts, recs)]
+        return GateResult(self.mode, tuple(f for f in failures if f is not None), tuple(recs),
+                          _note(facts, history, self.settings), self._known(firsts, recs))
+
+    def _known(self, firsts: Sequence[Event], recs: Sequence[Recurrence]) -> tuple[GateFailure, ...]:
+        """The chronic hotspots no occurrence of which may fail the run (advisory mode lists none)."""
+        if self.mode == "advisory":
+            return ()
+        return tuple(GateFailure(event, rec, "known") for event, rec in zip(firsts, recs)
+                     if rec.is_hotspot(self.settings) and not rec.triggered)
 
     def _counted(self, history: Aggregate, red: Mapping[str, list[Event]],
-                 prior: Mapping[str, list[Event]]) -> list[Recurrence]:
+                 prior: Mapping[str, list[Event]], facts: Any) -> list[Recurrence]:
         """Each red fingerprint's recurrence: the history (unless git alone is asked for), git's, the run's."""
         if self.settings.recurrence.source == "git":
             history = Aggregate(self.settings.recurrence.count == "runs")
-        return [self._with_run(history, fp, prior.get(fp, ()), events) for fp, events in red.items()]
+        return [self._with_run(history, fp, prior.get(fp, ()), events, facts) for fp, events in red.items()]
 
-    def _with_run(self, history: Aggregate, fp: str, prior: Sequence[Event], events: Sequence[Event]) -> Recurrence:
+    def _with_run(self, history: Aggregate, fp: str, prior: Sequence[Event], events: Sequence[Event],
+                  facts: Any) -> Recurrence:
         """The fingerprint's recurrence: the history before the run, git's past versions (``prior``: never
-        runs), and the run's ``events``."""
+        runs), and the run's ``events``; triggered or known (see the module's docstring)."""
         combined = Aggregate(self.settings.recurrence.count == "runs")
         if fp in history.fingerprints:
             combined.fingerprints[fp] = history.fingerprints[fp].copy()
         combined.add_versions(prior)
         combined.add_all(events)
-        return recurrence_of(fp, combined.fingerprints[fp], self.settings, self.now)
+        stats = combined.fingerprints[fp]
+        commits = {e.version: (e.timestamp, e.run_id[4:]) for e in prior}  # version -> (time, commit)
+        mechanical = facts.mechanical if facts is not None else {}
+        # a version is the baseline when its first sighting is a mechanical commit (not a run before it)
+        git = GitVersions(frozenset(commits), frozenset(
+            v for v, (when, commit) in commits.items() if commit in mechanical and stats.hashes[v][0] == when))
+        rec = recurrence_of(fp, stats, self.settings, self.now, git)
+        if facts is None:
+            return rec
+        return replace(rec, triggered=any(_triggers(t, commits.get(v), facts, self.mode) for t, v in rec.times))
 
     def _evidence(self, run_events: Sequence[Event], evidence: Any) -> tuple[dict[str, list[Event]], Any]:
         """Git's past versions by fingerprint, and the base (mode new only)."""
@@ -257,6 +309,24 @@ class Gate:
         for event in evidence.prior(run_events):
             prior.setdefault(event.fingerprint, []).append(event)
         return prior, evidence.baseline(run_events) if self.mode == "new" else None
+
+
+def _triggers(when: str, commit: Optional[tuple[str, str]], facts: Any, mode: str) -> bool:
+    """Whether an occurrence at ``when`` may fail the run: ``commit`` is (time, id) of the version's earliest
+    commit, ``None`` for a version only the log or the run saw. In mode new with a base, the branch decides."""
+    from_git = commit is not None and commit[0] == when
+    if mode == "new" and facts.branch is not None:
+        return not from_git or commit[1] in facts.branch
+    return facts.adoption.triggers(when, from_git)
+
+
+def _note(facts: Any, history: Aggregate, settings: Settings) -> str:
+    """``12 past versions from git; fails on occurrences since ..; 3 runs in the log``: what the gate read."""
+    parts = [facts.note] if facts is not None and facts.note else []
+    if settings.recurrence.source != "git":
+        runs = len({run for counts in history.days.values() for run in counts.runs})
+        parts.append(f"{runs} run{'s' if runs != 1 else ''} in the log")
+    return "; ".join(parts)
 
 
 def decide(

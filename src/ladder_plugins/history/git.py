@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import bisect
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
-__all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "clamp_time"]
+__all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "Mechanical", "clamp_time",
+           "ignore_revs"]
 
 _TIMEOUT = 300  # seconds for one git command; a hung git is one warning, not a hung run
 _BATCH = 256  # blobs per cat-file request: bounded memory for the answer
@@ -51,6 +53,8 @@ class FileVersion:
     time: int  # committer time, seconds since the epoch (UTC)
     blob: str
     path: str  # repository-relative, as the file was called in that commit
+    #: why the commit is a mechanical edit (see :class:`Mechanical`), or "" for an ordinary one
+    mechanical: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,41 @@ class _Commit:
     sha: str
     time: int
     changes: list[Change]
+    author: str = ""  # "name <email>", as untrusted as the rest of git's output
+
+
+#: Authors that are programs: GitHub's app accounts end in [bot]; the rest are the common bots by name.
+_BOT = re.compile(r"\[bot\]|^(dependabot|renovate|pre-commit-ci|github-actions|snyk-bot|pyup-bot|"
+                  r"allcontributors|imgbot|greenkeeper)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mechanical:
+    """Which commits are mechanical edits, not feedback coming back: listed in an ignore-revs file or in
+    ``recurrence.ignore_revs`` (full ids or unambiguous prefixes of 7 or more digits), changing more than
+    ``sweep_files`` Python files (a formatter, pyupgrade, an annotation sweep), or made by a bot."""
+
+    revs: tuple[str, ...] = ()
+    sweep_files: int = 0  # 0: no commit is a sweep by its size
+
+    def reason(self, commit: "_Commit") -> str:
+        """"ignore-revs", "sweep", "bot", or "" for an ordinary commit."""
+        if any(commit.sha.startswith(rev) for rev in self.revs):
+            return "ignore-revs"
+        if self.sweep_files and len(commit.changes) > self.sweep_files:
+            return "sweep"
+        return "bot" if _BOT.search(commit.author) else ""
+
+
+def ignore_revs(text: str) -> tuple[str, ...]:
+    """The commit ids of an ignore-revs file: one per line, ``#`` comments and blank lines skipped, as git
+    blame reads it; a line that is not a hexadecimal id of 7 to 64 digits is skipped."""
+    revs = []
+    for line in text.splitlines():
+        word = line.split("#", 1)[0].strip().lower()
+        if 7 <= len(word) <= 64 and all(c in "0123456789abcdef" for c in word):
+            revs.append(word)
+    return tuple(revs)
 
 
 def _environment() -> dict[str, str]:
@@ -115,9 +154,10 @@ class Repository:
     def commits(self, since: Optional[int]) -> "Commits":
         """Commits reachable from HEAD (newest first) with the Python files each changed, renames paired."""
         args = ["log", "-z", "--raw", "-M", "--no-abbrev", "--no-color", "--no-ext-diff", "--no-textconv",
-                "--no-show-signature", "--format=%x01%H %ct"]
-        if since is not None:
-            args.append(f"--since=@{since}")  # seconds since the epoch
+                "--no-show-signature", "--format=%x01%H %ct %an <%ae>"]
+        if since is not None and since > 0:
+            # seconds since the epoch; git reads a negative @-N as no date at all and lists nothing
+            args.append(f"--since=@{since}")
         return Commits(_parse_log(self.git(args + ["HEAD", "--", _PY])))
 
     def resolve(self, ref: str) -> Optional[str]:
@@ -193,6 +233,37 @@ class Repository:
             found.update(_parse_batch(out, small))
         return found
 
+    def ignored_revs(self) -> tuple[str, ...]:
+        """The commits git blame is told to ignore: the file ``blame.ignoreRevsFile`` names, else
+        ``.git-blame-ignore-revs`` at the top of the work tree (the file GitHub also reads)."""
+        try:
+            named = self.git(["config", "--path", "--get", "blame.ignoreRevsFile"])
+        except GitUnavailable:
+            named = b""  # unset: git config exits 1
+        path = self.toplevel / (named.decode("utf-8", "surrogateescape").strip() or ".git-blame-ignore-revs")
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(1 << 20).decode("utf-8", "replace")  # a list of ids: a megabyte is plenty
+        except OSError:
+            return ()
+        return ignore_revs(text)
+
+    def commit_time(self, sha: str) -> Optional[int]:
+        """The committer time of ``sha``."""
+        try:
+            out = self.git(["show", "-s", "--no-show-signature", "--format=%ct", "--end-of-options", sha])
+        except GitUnavailable:
+            return None
+        text = out.decode("ascii", "replace").strip()
+        return clamp_time(int(text)) if text.lstrip("-").isdigit() and len(text) <= 20 else None
+
+    def commits_after(self, base: str) -> frozenset[str]:
+        """The commits reachable from HEAD and not from ``base``: what a branch added."""
+        out = self.git(["rev-list", "HEAD", "--not", "--end-of-options", base]).decode("ascii", "replace").split()
+        if not all(_is_sha(line) for line in out):
+            raise GitUnavailable(f"git rev-list gave lines that are not commit ids: {out[:1]!r}")
+        return frozenset(out)
+
     def introduced(self, text: str, rel: str) -> Optional[int]:
         """Committer time of the oldest commit that added ``text`` to the file ``rel``; ``None`` if none did."""
         out = self.git(["log", "--format=%ct", "--reverse", "--no-show-signature", f"-S{text}", "HEAD", "--",
@@ -266,11 +337,12 @@ def clamp_time(stamp: int) -> int:
 
 
 def _header(text: str) -> _Commit:
-    sha, _, stamp = text.partition(" ")
+    sha, _, rest = text.partition(" ")
+    stamp, _, author = rest.partition(" ")
     stamp = stamp.strip()
     if not _is_sha(sha) or not stamp.lstrip("-").isdigit() or len(stamp) > 20:
         raise GitUnavailable(f"git log gave a commit header that does not parse: {text[:60]!r}")
-    return _Commit(sha, clamp_time(int(stamp)), [])
+    return _Commit(sha, clamp_time(int(stamp)), [], author.strip()[:200])
 
 
 def _change(meta: str, tokens: Iterator[str]) -> Change:
@@ -327,36 +399,39 @@ class Commits:
         return Commits([c for c in self.commits if c.time >= start])
 
     def to_json(self) -> list[Any]:
-        return [[c.sha, c.time, [[ch.status, ch.path, ch.old_path, ch.blob] for ch in c.changes]]
+        return [[c.sha, c.time, [[ch.status, ch.path, ch.old_path, ch.blob] for ch in c.changes], c.author]
                 for c in self.commits]
 
     @classmethod
     def from_json(cls, data: Any) -> "Commits":
         """Decode :meth:`to_json`; ``ValueError`` when it is not that shape (a damaged cache entry)."""
         try:
-            return cls([_Commit(str(sha), int(time), [Change(*map(str, ch)) for ch in changes])
-                        for sha, time, changes in data])
+            return cls([_Commit(str(sha), int(time), [Change(*map(str, ch)) for ch in changes],
+                                str(author[0]) if author else "") for sha, time, changes, *author in data])
         except (TypeError, ValueError) as exc:
             raise ValueError(f"not a list of commits: {exc}") from None
 
-    def versions_of(self, path: str, limit: int) -> list[FileVersion]:
-        """The versions of ``path`` (repository-relative, as HEAD names it) the commits made, newest first.
+    def versions_of(self, path: str, limit: int,
+                    mechanical: Mechanical = Mechanical()) -> tuple[list[FileVersion], bool]:
+        """The versions of ``path`` (repository-relative, as HEAD names it) the commits made, newest first,
+        each with the reason its commit is mechanical (if it is); and whether ``limit`` cut the walk short.
 
         Walks back through renames; stops where the file was added, or after ``limit`` versions.
         """
         found: list[FileVersion] = []
         name, after = path, -1
-        while len(found) < limit:
+        while True:
             step = self._next_change(name, after)
             if step is None:
-                break
+                return found, False
+            if len(found) == limit:
+                return found, True  # there was more to read
             after, change = step
             commit = self.commits[after]
-            found.append(FileVersion(commit.sha, commit.time, change.blob, name))
+            found.append(FileVersion(commit.sha, commit.time, change.blob, name, mechanical.reason(commit)))
             if change.status == "A":
-                break
+                return found, False
             name = change.old_path
-        return found
 
     def _next_change(self, name: str, after: int) -> Optional[tuple[int, Change]]:
         """The next older commit than ``after`` that left a file at ``name``, and that change."""

@@ -123,6 +123,10 @@ class _Prefetched:
     def __init__(self, evidence: Any, events: Sequence[Event]) -> None:
         self._prior = evidence.prior(events)
         self._baseline = evidence.baseline(events)
+        self._facts = evidence.facts()
+
+    def facts(self) -> Any:
+        return self._facts
 
     def prior(self, events: Sequence[Event]) -> list[Event]:
         return self._prior

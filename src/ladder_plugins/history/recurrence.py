@@ -7,8 +7,11 @@ value) whose value is not better than the previous version's: an edit that lower
 violated maximum (cognitive 30 -> 20 against 15) is someone working on the feedback,
 not the feedback coming back. A version of another hash form than the one before it
 (an upgrade of ladder-plugins, not an edit) is never an occurrence either. With
-``count = "runs"`` it is every run id in which the fingerprint was red. Only
-occurrences inside the retention window count.
+``count = "runs"`` it is every run id in which the fingerprint was red. The log's
+occurrences count inside the retention window; a version git holds counts however
+old it is (git's history is the evidence; the adoption point, not the age, decides
+whether it fails the run). A version a mechanical commit left is no occurrence but
+the baseline the next edit is compared with.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from .aggregate import Aggregate, FingerprintStats
 from .run import format_timestamp, horizon
 
 __all__ = [
-    "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots", "patterns",
-    "trend", "area_of", "patterns_of", "rule_kind", "ahead_of_clock",
+    "GitVersions", "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots",
+    "patterns", "trend", "area_of", "patterns_of", "rule_kind", "ahead_of_clock",
 ]
 
 
@@ -45,22 +48,31 @@ class Recurrence:
     last_limit: Optional[float]
     last_line: int
     count_mode: str
+    #: (time, version or run id) of each occurrence counted, oldest first
+    times: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    #: whether an occurrence lies after the adoption point (or in the run): a hotspot that is not
+    #: ``triggered`` is known from history and fails on its next edit that leaves it over the limit
+    triggered: bool = True
 
     @property
     def distinct_days(self) -> int:
         return len(self.days)
 
+    @property
+    def last_occurrence(self) -> Optional[str]:
+        return self.times[-1][0] if self.times else None
+
     def is_hotspot(self, settings: Settings) -> bool:
+        """Chronic: enough occurrences on enough days (whether it fails the run is ``triggered``)."""
         rec = settings.recurrence
         return self.occurrences >= rec.hotspot_min_count and self.distinct_days >= rec.hotspot_min_days
 
     def describe(self) -> str:
-        """``survived 2 edits over 2 days`` / ``was violated in 3 runs over 2 days``."""
+        """``3 versions over the limit on 2 days`` / ``red in 3 runs on 2 days``: each number as counted."""
         days = f"{self.distinct_days} day{'s' if self.distinct_days != 1 else ''}"
         if self.count_mode == "edits":
-            edits = self.occurrences - 1
-            return f"survived {edits} edit{'s' if edits != 1 else ''} over {days}"
-        return f"was violated in {self.occurrences} runs over {days}"
+            return f"{self.occurrences} version{'s' if self.occurrences != 1 else ''} over the limit on {days}"
+        return f"red in {self.occurrences} run{'s' if self.occurrences != 1 else ''} on {days}"
 
 
 @dataclass(frozen=True)
@@ -127,29 +139,51 @@ def rule_kind(rule_key: str) -> str:
     return rule.kind if rule is not None and rule.kind == "min" else "max"
 
 
-def occurrence_times(stats: FingerprintStats, count_mode: str) -> list[str]:
-    """When each occurrence happened: a counted version's first red sighting, or a run's."""
+@dataclass(frozen=True)
+class GitVersions:
+    """What git says of a fingerprint's versions: those it holds (``kept``: retention does not cut them) and
+    those a mechanical commit left (``baseline``: no occurrence, but what the next edit is compared with)."""
+
+    kept: frozenset[str] = frozenset()
+    baseline: frozenset[str] = frozenset()
+
+
+def _counts(version: str, value: Optional[float], previous: Optional[tuple[str, Optional[float]]],
+            kind: str) -> bool:
+    """Whether a version is an occurrence after ``previous`` (version, value): the first, or one of the same
+    hash form whose value is not better."""
+    return previous is None or (_hash_form(version) == _hash_form(previous[0])
+                                and not _better(value, previous[1], kind))
+
+
+def occurrence_times(stats: FingerprintStats, count_mode: str,
+                     baseline: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(time, version) of each occurrence: a counted version's first red sighting; or (time, run id) of a run's.
+    A version in ``baseline`` (left by a mechanical commit) is never an occurrence, but the next version is
+    compared with it."""
     if count_mode != "edits":
-        return list(stats.runs.values())
+        return [(when, run) for run, when in stats.runs.items()]
     kind = rule_kind(stats.rule_key)
-    times: list[str] = []
+    times: list[tuple[str, str]] = []
     previous: Optional[tuple[str, Optional[float]]] = None
     for version, (early, _, value) in sorted(stats.hashes.items(), key=lambda item: (item[1][0], item[0])):
-        if previous is None or (_hash_form(version) == _hash_form(previous[0])
-                                and not _better(value, previous[1], kind)):
-            times.append(early)
+        if version not in baseline and _counts(version, value, previous, kind):
+            times.append((early, version))
         previous = (version, value)
     return times
 
 
-def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: datetime) -> Recurrence:
+def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: datetime,
+                  git: GitVersions = GitVersions()) -> Recurrence:
+    """The recurrence of one fingerprint; the log's occurrences older than retention do not count, git's do."""
     mode = settings.recurrence.count
     limit, ahead = cutoff(settings, now), horizon(now)
-    times = sorted(t for t in occurrence_times(stats, mode) if limit <= t <= ahead)
+    times = sorted((t, v) for t, v in occurrence_times(stats, mode, git.baseline) if (limit <= t or v in git.kept)
+                   and t <= ahead)
     return Recurrence(
-        fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t in times})),
-        times[0] if times else None, _seen(stats.last_seen, ahead, times), stats.last_actual, stats.last_limit,
-        stats.last_line, mode,
+        fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t, _ in times})),
+        times[0][0] if times else None, _seen(stats.last_seen, ahead, [t for t, _ in times]), stats.last_actual,
+        stats.last_limit, stats.last_line, mode, tuple(times),
     )
 
 
@@ -227,4 +261,4 @@ def trend(aggregate: Aggregate, settings: Settings, now: datetime) -> list[tuple
 
 def _occurrence_days(aggregate: Aggregate, count_mode: str) -> Iterator[str]:
     for stats in aggregate.fingerprints.values():
-        yield from (t[:10] for t in occurrence_times(stats, count_mode))
+        yield from (t[:10] for t, _ in occurrence_times(stats, count_mode))

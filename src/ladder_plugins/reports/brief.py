@@ -48,7 +48,7 @@ def _hotspot_line(view: HistoryView, rec) -> str:
     unit = f"'{_name(rec.unit)}' in " if rec.unit else ""
     where = "Changes here" if rec.unit else "Changes to this file"
     return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) {_value_line(view, rec)}; "
-            f"it {rec.describe()}. {where} should bring it within the limit rather than add to it.\n")
+            f"{rec.describe()}. {where} should bring it within the limit rather than add to it.\n")
 
 
 def _pattern_line(pattern) -> str:

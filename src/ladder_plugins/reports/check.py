@@ -34,7 +34,7 @@ def _failure_json(failure: Any) -> dict[str, Any]:
     return {
         "code": failure.code, "reason": failure.reason, "path": e.path, "line": e.line, "unit": e.unit_name,
         "rule": e.rule_key, "actual": e.actual, "limit": e.limit, "occurrences": r.occurrences,
-        "distinct_days": r.distinct_days, "first_seen": r.first_seen, "last_seen": r.last_seen,
+        "distinct_days": r.distinct_days, "first_seen": r.first_seen, "last_seen": r.last_occurrence,
         "fingerprint": e.fingerprint, "message": failure.message, "base": failure.base,
         "base_actual": failure.base_actual,
     }
@@ -50,7 +50,8 @@ def check_json(result: AnalysisResult, outcome: Any, settings: Any, run: Any) ->
     payload = {
         "schema": "ladder-check", "version": 1, "mode": settings.mode, "run_id": run.run_id,
         "passed": not outcome.failed, "summary": summary, "files": files,
-        "gate": {"failed": outcome.failed, "failures": [_failure_json(f) for f in outcome.gate.failures]},
+        "gate": {"failed": outcome.failed, "failures": [_failure_json(f) for f in outcome.gate.failures],
+                 "known": [_failure_json(f) for f in outcome.gate.known], "history": outcome.gate.note},
         "skipped": [{"path": f.path, "reason": f.skipped} for f in result.skipped],
         "warnings": list(outcome.warnings),
     }
@@ -69,9 +70,10 @@ def _section(title: str, rows: list[list[Any]], head: list[str]) -> list[str]:
 def _gate_rows(failures: Any) -> list[list[Any]]:
     """One row per unit the gate fails on as a recurring hotspot (every rule it breaks), then one per other
     failure."""
-    hot = by_unit([f for f in failures if f.reason == "hotspot"])
+    hot = by_unit([f for f in failures if f.reason in ("hotspot", "known")])
     rows = [[g[0].event.path, g[0].event.line, g[0].code, hotspot_message(g)] for g in hot]
-    return rows + [[f.event.path, f.event.line, f.code, f.message] for f in failures if f.reason != "hotspot"]
+    return rows + [[f.event.path, f.event.line, f.code, f.message] for f in failures
+                   if f.reason not in ("hotspot", "known")]
 
 
 def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:
@@ -81,6 +83,8 @@ def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any
     found = [[v.path, v.line, v.code, v.severity, v.message] for v in result.violations]
     lines = (["## ladder check", "", head, ""]
              + _section("Gate failures", gate, ["file", "line", "code", "why"])
+             + _section("Hotspots known from history (not failing)", _gate_rows(outcome.gate.known),
+                        ["file", "line", "code", "why"])
              + _section("Violations", found, ["file", "line", "code", "severity", "message"])
              + _section("Not analysed", [[f.path, f.skipped] for f in result.skipped], ["file", "reason"]))
     return "\n".join(lines).rstrip() + "\n"

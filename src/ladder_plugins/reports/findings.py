@@ -86,18 +86,21 @@ def _finding_lines(found: Sequence[Violation], options: TextOptions) -> list[str
 
 
 def _entry(failure: Any, tag: str, message: str, style: Style) -> str:
-    code = GATE.code if failure.reason == "hotspot" else NEW_CODE.code
-    return (f"{clean(failure.event.path)}:{failure.event.line}:1: {style.paint(code, 'bold-red')} "
-            f"{style.paint(f'[{tag}]', 'red')} {clean(message)}")
+    code = GATE.code if failure.reason in ("hotspot", "known") else NEW_CODE.code
+    colour = "yellow" if tag == "known" else "red"
+    return (f"{clean(failure.event.path)}:{failure.event.line}:1: {style.paint(code, 'bold-' + colour)} "
+            f"{style.paint(f'[{tag}]', colour)} {clean(message)}")
 
 
 def _gate_lines(gate: Any, style: Style) -> list[str]:
-    """One entry per unit the gate fails on (every rule it breaks), then the new-code failures, then what
-    to do; strict mode's failures are the red findings themselves."""
+    """One entry per unit the gate fails on (every rule it breaks), then the new-code failures, then the
+    hotspots known from history (not failing), then what to do; strict mode's failures are the red findings
+    themselves."""
     hot = [f for f in gate.failures if f.reason == "hotspot"]
     new = [f for f in gate.failures if f.reason in ("new", "worse")]
     lines = [_entry(group[0], "hotspot", hotspot_message(group), style) for group in by_unit(hot)]
     lines += [_entry(f, f.reason, f.message, style) for f in new]
+    lines += [_entry(group[0], "known", hotspot_message(group), style) for group in by_unit(gate.known)]
     return lines + [style.paint(f"to fix: {text}", "dim") for text in _fixes(hot, new)]
 
 
@@ -127,10 +130,13 @@ def verdict(result: AnalysisResult, gate: Any, mode: str, style: Style = PLAIN) 
     red = sum(v.severity == RED for v in result.violations)
     yellow = sum(v.severity == YELLOW for v in result.violations)
     skipped = f", {len(result.skipped)} skipped" if result.skipped else ""
-    counts = f"({red} red, {yellow} yellow in {plural(len(result.analysed), 'file')}{skipped}; mode {mode})"
+    read = f"; history: {clean(gate.note)}" if gate.note else ""
+    counts = f"({red} red, {yellow} yellow in {plural(len(result.analysed), 'file')}{skipped}; mode {mode}{read})"
+    known = by_unit(gate.known)
+    also = f", {plural(len(known), 'hotspot')} known from history" if known else ""
     if gate.failed:
-        return f"{style.paint('FAILED', 'bold-red')}: {_failure_counts(gate)} {counts}"
-    return f"{style.paint('passed', 'green')}: {_CLEAR.get(mode, 'nothing to fail on')} {counts}"
+        return f"{style.paint('FAILED', 'bold-red')}: {_failure_counts(gate)}{also} {counts}"
+    return f"{style.paint('passed', 'green')}: {_CLEAR.get(mode, 'nothing to fail on')}{also} {counts}"
 
 
 _LISTS = {YELLOW: "--show-yellow", RED: "--severity red"}

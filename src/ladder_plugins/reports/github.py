@@ -50,7 +50,11 @@ def check_github(result: AnalysisResult, outcome: Any) -> str:
     lines = [command(g[0].event.path, g[0].event.line, _title(g[0]), hotspot_message(g))
              for g in by_unit([f for f in failures if f.reason == "hotspot"])]
     lines += [command(f.event.path, f.event.line, _title(f), f.message) for f in failures if f.reason != "hotspot"]
-    failing = {f.event.fingerprint for f in failures}
-    lines += [command(v.path, v.line, f"{v.code} {v.rule.key}", v.message, "warning")
-              for v in result.violations if v.severity == "red" and v.fingerprint not in failing]
+    lines += _warnings(result, {f.event.fingerprint for f in failures})
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _warnings(result: AnalysisResult, failing: set[str]) -> list[str]:
+    """The red violations the gate does not fail on, as warnings."""
+    return [command(v.path, v.line, f"{v.code} {v.rule.key}", v.message, "warning")
+            for v in result.violations if v.severity == "red" and v.fingerprint not in failing]
