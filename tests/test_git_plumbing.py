@@ -24,7 +24,7 @@ def test_a_log_with_renames_and_changes_parses():
     out = f"\x01{SHA} 1700000000\0" + _raw("M", "a.py") + _raw("R087", "old.py", "new.py")
     (commit,) = _parse_log(out.encode())
     assert (commit.sha, commit.time) == (SHA, 1700000000)
-    assert commit.changes == [Change("M", "a.py", "a.py", SHA), Change("R", "new.py", "old.py", SHA)]
+    assert commit.changes == [Change("M", "a.py", "a.py", SHA, OTHER), Change("R", "new.py", "old.py", SHA, OTHER)]
 
 
 @pytest.mark.parametrize("garbage", [

@@ -535,17 +535,17 @@ class LogCache:
         return at
 
     def commits(self, start: int) -> Commits:
-        # git-log-2: commits carry their author; and no entry of the old key, which a negative --since once
-        # filled with nothing, is ever read again
-        entry = self._read(b"git-log-2", lambda d: isinstance(d.get("since"), int) and "commits" in d)
+        # git-log-3: commits carry their author and changes their old blob; and no entry of the first key,
+        # which a negative --since once filled with nothing, is ever read again
+        entry = self._read(b"git-log-3", lambda d: isinstance(d.get("since"), int) and "commits" in d)
         if entry is not None and entry["since"] <= start:
             try:
                 return Commits.from_json(entry["commits"]).since(start)
             except ValueError:
-                self.cache.discard(self._key(b"git-log-2"), "unexpected content")
+                self.cache.discard(self._key(b"git-log-3"), "unexpected content")
         found = self.repo.commits(start)
         if self.cache is not None:
-            self.cache.put(self._key(b"git-log-2"), {"since": start, "commits": found.to_json()})
+            self.cache.put(self._key(b"git-log-3"), {"since": start, "commits": found.to_json()})
         return found
 
 

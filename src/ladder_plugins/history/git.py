@@ -43,6 +43,7 @@ class Change:
     path: str  # repository-relative, after the change
     old_path: str  # before a rename; ``path`` otherwise
     blob: str  # the new blob id (all zeros for a deletion)
+    old_blob: str = ""  # the blob before the change (all zeros for an addition; "" where not known)
 
 
 @dataclass(frozen=True)
@@ -350,12 +351,12 @@ def _change(meta: str, tokens: Iterator[str]) -> Change:
     fields = meta[1:].split(" ")
     if len(fields) != 5 or not fields[4]:
         raise GitUnavailable(f"git log gave a raw line that does not parse: {meta[:80]!r}")
-    status, blob = fields[4][0], fields[3]
+    status, old_blob, blob = fields[4][0], fields[2], fields[3]
     first = next(tokens, None)
     second = next(tokens, None) if status in ("R", "C") else first
     if first is None or second is None:
         raise GitUnavailable("git log gave a change without its path")
-    return Change(status, second, first, blob)
+    return Change(status, second, first, blob, old_blob)
 
 
 def _parse_batch(out: bytes, ids: list[str]) -> dict[str, Optional[bytes]]:
@@ -399,8 +400,8 @@ class Commits:
         return Commits([c for c in self.commits if c.time >= start])
 
     def to_json(self) -> list[Any]:
-        return [[c.sha, c.time, [[ch.status, ch.path, ch.old_path, ch.blob] for ch in c.changes], c.author]
-                for c in self.commits]
+        return [[c.sha, c.time, [[ch.status, ch.path, ch.old_path, ch.blob, ch.old_blob] for ch in c.changes],
+                 c.author] for c in self.commits]
 
     @classmethod
     def from_json(cls, data: Any) -> "Commits":
