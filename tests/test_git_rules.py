@@ -180,3 +180,16 @@ def test_mode_new_fails_a_branch_only_on_hotspots_it_touches(legacy):
     assert touched.returncode == 1 and "LAD900 [hotspot] 'price'" in touched.stdout, touched.stdout
     assert "worse than at the base" in touched.stdout and "cognitive was 36" in touched.stdout
     assert "recurrence" in _check(legacy).stdout.splitlines()[-1]  # mode recurrence, git_since all: it fails
+
+
+def test_the_command_line_overrides_where_occurrences_come_from_and_from_when_they_fail(tmp_path):
+    repo = new_repo(tmp_path / "shop", '[project]\nname = "shop"\n')
+    _edits(repo, 3)
+    commit(repo, {"pyproject.toml": PYPROJECT}, f"{DAYS[3]}T09:00:00Z", "adopt ladder")
+    assert _check(repo).returncode == 0  # the default adoption point: after every edit
+    everything = _check(repo, "--git-since", "all")
+    assert everything.returncode == 1 and "fails on occurrences from all history" in everything.stdout
+    assert _check(repo, "--git-since", "all", "--source", "log").returncode == 0  # no log: nothing recurred
+    for bad in (["--git-since", "2024-13-45"], ["--source", "nope"]):
+        done = _check(repo, *bad)
+        assert done.returncode == 2 and "Traceback" not in done.stderr and bad[0] in done.stderr

@@ -507,23 +507,50 @@ def _is_ref(text: str) -> bool:
     return bool(_REF.fullmatch(text) or _HEX.fullmatch(text))
 
 
-def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
-    value = table.get("git_since")
-    if value is None or value == "all":
-        return value
+_GIT_SINCE = '"all", an ISO-8601 date such as 2026-09-01, or a commit such as v2.0'
+
+
+def git_since_value(value: Any) -> Optional[str]:
+    """``git_since`` as written (TOML or ``--git-since``): "all", a date, or a commit; ``None`` if it is none."""
     import datetime
 
     if isinstance(value, (datetime.date, datetime.datetime)):
         value = value.isoformat()
-    if isinstance(value, str):
-        try:
-            datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-            return value.strip()
-        except ValueError:
-            pass
-        if _is_ref(value.strip()):
-            return value.strip()  # a commit: a tag, a branch or an id, resolved when git is read
-    raise check.fail("git_since", '"all", an ISO-8601 date such as 2026-09-01, or a commit such as v2.0', value)
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return text
+    except ValueError:
+        pass
+    return text if text == "all" or _is_ref(text) else None  # a commit is resolved when git is read
+
+
+def _git_since(check: _Checker, table: Mapping[str, Any]) -> Optional[str]:
+    value = table.get("git_since")
+    if value is None:
+        return None
+    found = git_since_value(value)
+    if found is None:
+        raise check.fail("git_since", _GIT_SINCE, value)
+    return found
+
+
+def with_recurrence(settings: "Settings", *, source: Optional[str] = None,
+                    git_since: Optional[str] = None) -> "Settings":
+    """``settings`` with the command line's ``--source`` and ``--git-since`` applied (checked as the table's)."""
+    changes: dict[str, Any] = {}
+    if source is not None:
+        if source not in SOURCES:
+            raise ConfigError(f"--source {source!r}: expected one of {', '.join(SOURCES)}")
+        changes["source"] = source
+    if git_since is not None:
+        found = git_since_value(git_since)
+        if found is None:
+            raise ConfigError(f"--git-since {_show(git_since)}: expected {_GIT_SINCE}")
+        changes["git_since"] = found
+    return settings.replace(recurrence=dataclasses.replace(settings.recurrence, **changes)) if changes else settings
 
 
 def _names(check: _Checker, ladder: Mapping[str, Any], key: str) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..config import MODES
+from ..config import MODES, SOURCES
 from .common import EXIT_FAILED, EXIT_OK, add_formats, add_paths, analyse, at_least_one, command, emit, settings_of
 
 __all__ = ["add_parsers", "COMMANDS"]
@@ -23,6 +23,7 @@ _CHECK_EXAMPLES = (
     "  ladder check --format github        annotations in a GitHub Actions job\n"
     "  ladder check --format gitlab --output gl-code-quality-report.json   GitLab Code Quality\n"
     "  ladder check --no-record            decide the gate without recording this run\n"
+    "  ladder check --git-since v2.0       fail on hotspots edited since the tag v2.0\n"
     "  ladder check --show-yellow          list the yellow (advisory) findings too\n"
     "  ladder check --top 10 --group       the worst 10 units, under a header per file\n"
     "  ladder check -q                     the verdict only\n"
@@ -41,6 +42,12 @@ def add_parsers(sub: Any) -> None:
     check.add_argument("--base", metavar="REF", help="the base of --mode new (default: [tool.ladder] base, else "
                                                      "the merge base with the default branch)")
     check.add_argument("--no-record", action="store_true", help="do not record this run's violations")
+    history = check.add_argument_group("history")
+    history.add_argument("--source", choices=SOURCES,
+                         help="where occurrences come from (overrides [tool.ladder.recurrence] source)")
+    history.add_argument("--git-since", metavar="WHEN",
+                         help='from when git\'s occurrences fail the run: "all", a date or a commit (overrides '
+                              "[tool.ladder.recurrence] git_since; default: the commit that added [tool.ladder])")
     text = check.add_argument_group("text output")
     text.add_argument("--show-yellow", action="store_true", default=None,
                       help="list yellow (advisory) findings too (also [tool.ladder] show_yellow = true)")

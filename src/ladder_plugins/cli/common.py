@@ -121,13 +121,17 @@ def emit(text: str, output: Optional[str]) -> None:
 
 
 def settings_of(args: argparse.Namespace) -> Any:
-    """The project's settings, found from the working directory, with ``--mode`` and ``--base`` applied."""
+    """The project's settings, found from the working directory, with ``--mode``, ``--base``, ``--source`` and
+    ``--git-since`` applied."""
     from ..config import load_settings
+
+    from ..config import with_recurrence
 
     settings = load_settings(Path.cwd())
     mode, base = getattr(args, "mode", None), getattr(args, "base", None)
     settings = settings.replace(mode=mode) if mode else settings
-    return settings.replace(base=base) if base else settings
+    settings = settings.replace(base=base) if base else settings
+    return with_recurrence(settings, source=getattr(args, "source", None), git_since=getattr(args, "git_since", None))
 
 
 def _progress() -> Optional[Callable[[int, int], None]]:

@@ -351,7 +351,7 @@ class GitEvidence:
     def _adoption(self) -> Adoption:
         given = self.settings.recurrence.git_since
         if given == "all":
-            return Adoption(_moment(0), None, "all history")
+            return Adoption(_moment(0), None, "from all history")
         if given is not None:
             return self._given_since(given)
         stamp = self._adopted()
