@@ -13,21 +13,28 @@ def _branches(count: int, offset: int) -> str:
     return "".join(f"    if a{i}:\n        return {i + offset}\n" for i in range(count))
 
 
-def test_only_what_fails_the_run_is_an_error_and_other_red_a_warning(tmp_path, monkeypatch, capsys):
+def _hot_and_cold(root, monkeypatch) -> None:
     """hot.py's f (two rules over their limits) is edited on every check and becomes a recurring hotspot;
-    cold.py's g is as red but never edited, so it does not recur: one error for f, one warning for g."""
+    cold.py's g is as red but never edited, so it does not recur."""
     from ladder_plugins.cli.main import main
 
-    (tmp_path / "src").mkdir()
-    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
-    (tmp_path / "src" / "cold.py").write_text(f"def g(a, b):\n{_branches(12, 0)}    return 0\n")
-    monkeypatch.chdir(tmp_path)
+    (root / "src").mkdir()
+    (root / "pyproject.toml").write_text("[tool.ladder]\n")
+    (root / "src" / "cold.py").write_text(f"def g(a, b):\n{_branches(12, 0)}    return 0\n")
+    monkeypatch.chdir(root)
     for n, (now, _) in enumerate(STEPS):
         body = _branches(12, n) + "".join(f"    x{i} = a{i} + b\n" for i in range(20))
-        (tmp_path / "src" / "hot.py").write_text(f"def f(a, b):\n{body}    return 0\n")
+        (root / "src" / "hot.py").write_text(f"def f(a, b):\n{body}    return 0\n")
         monkeypatch.setenv("LADDER_NOW", now)
         main(["check"])
     monkeypatch.setenv("LADDER_NOW", FINAL)
+
+
+def test_only_what_fails_the_run_is_an_error_and_other_red_a_warning(tmp_path, monkeypatch, capsys):
+    """One error for the hotspot f, one warning for g, red but not recurring."""
+    from ladder_plugins.cli.main import main
+
+    _hot_and_cold(tmp_path, monkeypatch)
     capsys.readouterr()
 
     assert main(["check", "--no-record", "--format", "github"]) == 1

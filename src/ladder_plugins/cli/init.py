@@ -58,6 +58,13 @@ _MODES = (
 )
 
 
+def _mode_lines() -> list[str]:
+    """Every mode, the first active and the others commented, each with what it fails on, aligned."""
+    modes = [(f'{"" if i == 0 else "# "}mode = "{name}"', what) for i, (name, what) in enumerate(_MODES)]
+    width = max(len(setting) for setting, _ in modes)
+    return [f"{setting.ljust(width)}  # {what}" for setting, what in modes]
+
+
 def starter_table(root: Path) -> str:
     """The ``[tool.ladder]`` table for the project at ``root`` (text, ``\\n`` line endings)."""
     tests = [name for name in _TESTS if (root / name).is_dir()]
@@ -66,14 +73,12 @@ def starter_table(root: Path) -> str:
     # scripts are the project's code too: analysed, with their role's looser limits; alone they do not
     # make a project root-less, which would analyse every folder
     paths = (sources + tests + scripts) if sources or tests else ["."]
-    modes = [(f'{"" if i == 0 else "# "}mode = "{name}"', what) for i, (name, what) in enumerate(_MODES)]
-    width = max(len(setting) for setting, _ in modes)
     lines = [
         "[tool.ladder]",
         "# written by `ladder init`: every key is explained in ladder-plugins' README",
         f"paths = [{_quoted(paths)}]",
     ]
-    lines += [f"{setting.ljust(width)}  # {what}" for setting, what in modes]
+    lines += _mode_lines()
     if scripts:  # inside paths by construction: a role glob outside them would match nothing
         lines += ["", "[tool.ladder.roles]", f"script = [{_quoted([f'{name}/**' for name in scripts])}]"]
     return "\n".join(lines) + "\n"
