@@ -98,7 +98,7 @@ class Blobs:
 
 @dataclass(frozen=True)
 class Unit:
-    name: str  # qualified as ladder names it: Class.method; nested functions belong to their function
+    name: str  # qualified as ladder names it: Class.method, A.f#2 for the second; nested functions belong to theirs
     key: str  # ast of the def without its name and docstring: equal keys, same code
     statements: int
 
@@ -132,7 +132,8 @@ def units_of(text: Optional[str]) -> Optional[dict[str, list[Unit]]]:
     found: dict[str, list[Unit]] = {}
     for name, node in _walk_units(tree.body, ""):
         statements = sum(isinstance(n, ast.stmt) for n in ast.walk(node)) - 1
-        found.setdefault(name, []).append(Unit(name, _key(node), statements))
+        same = found.setdefault(name, [])
+        same.append(Unit(f"{name}#{len(same) + 1}" if same else name, _key(node), statements))
     return found
 
 
@@ -258,7 +259,7 @@ def _file_moves(before: dict[str, list[Unit]], after: dict[str, list[Unit]], pat
         now = new_units.get(key)
         if now is None:
             gone[key] = (path, unit.name)
-        elif now.name != unit.name and unit.name not in after:
+        elif now.name != unit.name and unit.name.partition("#")[0] not in after:
             gone[key], came[key] = (path, unit.name), (path, now.name)
     came.update((key, (path, unit.name)) for key, unit in new_units.items() if key not in old_units)
 
@@ -309,8 +310,8 @@ def lineage(history: History, path: str, unit: str, hops: int = 3) -> list[Versi
 
 def _moved_from(history: History, first: Version, hops: int) -> list[Version]:
     """The versions before ``first`` when its commit moved the unit there from another file or name."""
-    source = next((m for m in moves_in(history, first.sha) if (m.new_path, m.new_name) == (first.path, first.name)),
-                  None)
+    here = (first.path, first.unit.name)
+    source = next((m for m in moves_in(history, first.sha) if (m.new_path, m.new_name) == here), None)
     if source is None:
         return []
     moved_at = history.commits[first.sha].time
