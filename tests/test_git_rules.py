@@ -193,3 +193,18 @@ def test_the_command_line_overrides_where_occurrences_come_from_and_from_when_th
     for bad in (["--git-since", "2024-13-45"], ["--source", "nope"]):
         done = _check(repo, *bad)
         assert done.returncode == 2 and "Traceback" not in done.stderr and bad[0] in done.stderr
+
+
+def test_doctor_says_what_git_history_the_gate_reads(tmp_path):
+    shallow = _shallow(tmp_path)
+    done = ladder(["doctor"], shallow)
+    assert done.returncode == 1 and "git history: not read (git history not read: shallow clone)" in done.stdout
+    assert "problem: this is a shallow clone" in done.stdout and "fetch-depth: 0" in done.stdout
+    uncommitted = new_repo(tmp_path / "new", '[project]\nname = "shop"\n')
+    (uncommitted / "pyproject.toml").write_text(PYPROJECT)
+    said = ladder(["doctor"], uncommitted)
+    assert "fails on occurrences from this working tree on ([tool.ladder] is not committed yet)" in said.stdout
+    assert "note: [tool.ladder] is not committed yet" in said.stdout
+    (uncommitted / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_since = "v9"\n')
+    wrong = ladder(["doctor"], uncommitted)
+    assert wrong.returncode == 1 and "'v9' is neither" in wrong.stdout and "Traceback" not in wrong.stderr

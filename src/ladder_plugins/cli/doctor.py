@@ -30,6 +30,8 @@ class Diagnosis:
     feedback: dict[str, Any] = field(default_factory=dict)
     #: the managed rules block (see ``rules_file.rules_block_health``)
     rules_block: dict[str, Any] = field(default_factory=dict)
+    #: whether git's history is read, from when it fails a run, what is mechanical (``GitEvidence.health``)
+    git: dict[str, Any] = field(default_factory=dict)
     #: per agent host, which of our hooks its settings run (``feedback.install.installed_kinds``)
     agent_hooks: dict[str, list[str]] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
@@ -124,6 +126,35 @@ def _check_history(diag: Diagnosis, settings: Any) -> None:
     _check_kept_aside(diag, settings)
 
 
+def _check_git(diag: Diagnosis, settings: Any) -> None:
+    """Whether the gate reads git's history, and if not why: a verdict must never read cleaner than what it
+    checked, and a shallow clone or a missing git is found here before CI finds it."""
+    from ..history.workspace import git_wanted
+
+    if not git_wanted(settings):
+        return  # not a git project: the log alone, as intended
+    from ..errors import LadderError
+    from ..history.evidence import GitEvidence
+
+    said: list[str] = []
+    try:
+        diag.git = GitEvidence(settings, warn=said.append).health()
+    except LadderError as exc:
+        diag.git = {"read": False, "why": str(exc)}
+        diag.problem(str(exc), "set [tool.ladder.recurrence] git_since to \"all\", a date or a commit git knows")
+        return
+    if diag.git.get("shallow"):
+        diag.problem("this is a shallow clone: git's history is not read, and in CI the run stops",
+                     "fetch the whole history (GitHub Actions: fetch-depth: 0; GitLab CI: GIT_DEPTH: 0; or git "
+                     "fetch --unshallow)")
+    elif not diag.git.get("read") and settings.recurrence.source != "log":
+        diag.problem(f"git's history is not read: {diag.git.get('why')}" + (f" ({said[0]})" if said else ""),
+                     "install git and run inside the work tree, or set [tool.ladder.recurrence] source = \"log\"")
+    elif diag.git.get("read") and not diag.git.get("committed"):
+        diag.notes.append("[tool.ladder] is not committed yet: no hotspot from git's history fails a run until it "
+                          "is (they are listed as known from history)")
+
+
 def _check_kept_aside(diag: Diagnosis, settings: Any) -> None:
     """Damaged files are kept, never deleted: say where they are, so a person can look and decide."""
     base = settings.root / settings.history_dir
@@ -192,6 +223,7 @@ def diagnose(start: Path) -> Diagnosis:
     _check_entry_points(diag)
     if settings is not None and settings.in_project:
         _check_history(diag, settings)
+        _check_git(diag, settings)
         _check_feedback(diag, settings)
         _check_rules_block(diag, settings)
         _check_agent_hooks(diag, settings)
@@ -208,6 +240,15 @@ def _history_line(h: dict[str, Any]) -> list[str]:
     return [f"history: {h.get('path')}, {h.get('size', 0)} bytes, {h.get('events', 0)} events, "
             f"oldest {h.get('oldest') or '-'}, newest {h.get('newest') or '-'}, "
             f"{h.get('skipped_lines', 0)} unreadable lines, schema {h.get('schema_version', '-')}"]
+
+
+def _git_line(g: dict[str, Any]) -> list[str]:
+    if not g:
+        return []
+    if not g.get("read"):
+        return [f"git history: not read ({g.get('why')})"]
+    return [f"git history: read; fails on occurrences {g['adoption']}; {g['ignore_revs']} mechanical commits listed, "
+            f"sweeps over {g['sweep_files']} Python files, at most {g['git_max_commits']} versions per file"]
 
 
 def _feedback_line(f: dict[str, Any]) -> list[str]:
@@ -247,7 +288,8 @@ def _config_line(cfg: dict[str, Any]) -> str:
 def doctor_text(diag: Diagnosis) -> str:
     lines = [_config_line(diag.config), f"plugins: {', '.join(diag.plugins) or '-'}"]
     lines += [f"entry point {name}: {'registered' if ok else 'MISSING'}" for name, ok in diag.entry_points.items()]
-    lines += _history_line(diag.history) + _feedback_line(diag.feedback) + _rules_line(diag.rules_block)
+    lines += _history_line(diag.history) + _git_line(diag.git) + _feedback_line(diag.feedback)
+    lines += _rules_line(diag.rules_block)
     lines += _hooks_line(diag.agent_hooks)
     lines += [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]

@@ -410,6 +410,21 @@ class GitEvidence:
                 self._found.branch = None
         return self._found.branch
 
+    def health(self) -> dict[str, Any]:
+        """What ``ladder doctor`` says of git: whether its history is read, and if not why; the adoption point,
+        the mechanical commits listed and the caps. Raises :class:`ConfigError` for a ``git_since`` git does not
+        know."""
+        repo = self.repository() if self.uses_git else None
+        if repo is None:
+            why = self._found.not_read or ("recurrence.source is \"log\"" if self.settings.recurrence.source == "log"
+                                           else "count = \"runs\" reads no git" if self.uses_git is False
+                                           else "git history not read")
+            return {"read": False, "why": why, "shallow": self._found.not_read.endswith("shallow clone")}
+        rec = self.settings.recurrence
+        return {"read": True, "adoption": self.adoption().said, "committed": self.adoption().git is not None,
+                "ignore_revs": len(self._mechanical().revs), "sweep_files": rec.sweep_files,
+                "git_max_commits": rec.git_max_commits}
+
     def read_note(self) -> str:
         """What git history this run read, for the verdict: ``12 past versions from git; fails on occurrences
         since 2024-03-01 (the commit that added [tool.ladder])``, or why git was not read."""
