@@ -61,62 +61,17 @@ def add_parsers(sub: Any) -> None:
 def _metrics(args: argparse.Namespace) -> int:
     from ..reports.metrics import metrics_json, metrics_text
 
-    result, _, _ = analyse(args, settings_of(args), hashes=False)
+    result, _ = analyse(args, settings_of(args), hashes=False)
     emit(metrics_json(result) if args.format == "json" else metrics_text(result), args.output)
     return EXIT_OK
 
 
 def _check(args: argparse.Namespace) -> int:
-    from ..history.recorder import Recorder
-    from ..history.run import RunContext
-
     settings = settings_of(args)
-    run = RunContext.create("cli", settings.mode, settings.repo_id)
-    past = _Past(settings)
-    result, access, warn = analyse(args, settings, record=not args.no_record, known=past.known())
-    evidence = git_evidence(args, settings, access, warn, run)
-    recorder = Recorder(settings, run, warn, evidence, read=past.read)
-    outcome = recorder.violations(result.violations, record=access.record)
-    emit(_check_output(args, result, outcome, settings, run), args.output)
+    result, pipeline = analyse(args, settings, record=not args.no_record, git=True)
+    outcome = pipeline.finish_violations(result.violations, record=not args.no_record)
+    emit(_check_output(args, result, outcome, settings, pipeline.run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
-
-
-class _Past:
-    """The history a run that records nothing compares with, read once: its fingerprints decide which red
-    units the analysis hashes, and the same read decides the gate."""
-
-    def __init__(self, settings: Any) -> None:
-        self.settings = settings
-        self.read: Any = None  # (store, history), once read
-
-    def known(self) -> Any:
-        """What ``analyse`` asks for the fingerprints with; ``None`` (every red violation hashed) where
-        git's past versions may count too."""
-        from ..history.workspace import git_wanted
-
-        return None if git_wanted(self.settings) else self._fingerprints
-
-    def _fingerprints(self, warn: Any) -> Any:
-        from ..history.store import HistoryStore
-
-        store = HistoryStore(self.settings, warn=warn)
-        self.read = (store, store.peek())
-        return frozenset(self.read[1].fingerprints)
-
-
-def git_evidence(args: argparse.Namespace, settings: Any, access: Any, warn: Any, run: Any) -> Any:
-    """What git knows for this run; ``None`` (and git's modules not even imported) outside git."""
-    from ..history.workspace import git_wanted
-
-    if not git_wanted(settings):
-        return None
-    from ..analysis.parallel import default_jobs
-    from ..history.evidence import GitEvidence
-
-    evidence = GitEvidence.for_run(settings, use_cache=access.cache, warn=warn, now=run.now)
-    evidence.blobs.jobs = getattr(args, "jobs", None) or default_jobs()
-    evidence.check()
-    return evidence
 
 
 def _check_output(args: argparse.Namespace, result: Any, outcome: Any, settings: Any, run: Any) -> str:

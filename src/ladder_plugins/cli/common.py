@@ -147,42 +147,45 @@ def _progress() -> Optional[Callable[[int, int], None]]:
     return show
 
 
-def _write_access(args: argparse.Namespace, settings: Any, record: bool) -> tuple[Any, Any]:
-    """What this run may write (checked once, up front) and the run's say-it-once warning sink."""
-    from ..errors import WarnOnce
-    from ..history.preflight import check_write_access
-
-    sink = WarnOnce(warn)
-    access = check_write_access(settings, record=record, cache=not getattr(args, "no_cache", False))
-    for message in access.warnings:
-        sink(message)
-    return access, sink
-
-
 def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False,
-            known: Optional[Callable[[Any], Any]] = None) -> Any:
-    """The analysis of the paths asked for, what this run may write, and its warning sink. ``known(warn)``:
-    the fingerprints whose red violations the gate compares with the past, asked when nothing is recorded."""
-    from ..analysis.analyzer import Analyzer
+            tool: str = "cli", git: bool = False) -> tuple[Any, Any]:
+    """The analysis of the paths asked for, and the run it belongs to (a
+    :class:`~ladder_plugins.history.pipeline.RunPipeline`: what the run may write, its say-it-once warning
+    sink, what git knows where ``git``). A run that records nothing and reads no git hashes only the red
+    units the history knows."""
     from ..analysis.discovery import default_paths
     from ..analysis.parallel import default_jobs
+    from ..errors import WarnOnce
+    from ..history.pipeline import RunPipeline
 
-    access, sink = _write_access(args, settings, record)
-    paths = args.paths or [settings.root / p for p in default_paths(settings)]
-    # a run that records or caches needs every version; only one that stores nothing asks what is known
-    versions = None if access.record or access.cache or known is None else known(sink)
-    analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=sink, versions=versions)
     jobs = getattr(args, "jobs", None) or default_jobs()
-    return analyzer.paths(paths, progress=_progress(), jobs=jobs), access, sink
+    pipeline = RunPipeline.prepare(settings, tool, warn=WarnOnce(warn), record=record,
+                                   use_cache=not getattr(args, "no_cache", False), hashes=hashes, only_known=git,
+                                   jobs=jobs, git=git)
+    paths = args.paths or [settings.root / p for p in default_paths(settings)]
+    return pipeline.analyzer.paths(paths, progress=_progress(), jobs=jobs), pipeline
 
 
-def view(settings: Any, from_git: bool = False) -> Any:
-    """The read side of the history, for the commands that show it (with git's occurrences if asked)."""
+def view(settings: Any, from_git: bool = False, sink: Optional[Callable[[str], None]] = None) -> Any:
+    """The read side of the history, for the commands that show it: from the sources the gate reads
+    (``--source`` applied by :func:`settings_of`); ``from_git`` reads git even where they are the log alone."""
+    from ..config import with_recurrence
     from ..history.view import load_view
 
-    return load_view(settings, warn=warn, from_git=from_git)
+    if from_git and settings.recurrence.source != "git":
+        settings = with_recurrence(settings, source="both")
+    return load_view(settings, warn=sink or warn)
 
 
 def add_from_git(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--from-git", action="store_true",
-                        help="count the past versions git holds of what the code violates now (no log needed)")
+    """``--source`` as ``check`` has it, and ``--from-git``, kept from when git was not read by default."""
+    from ..config import SOURCES
+
+    history = parser.add_argument_group("history").add_mutually_exclusive_group()
+    history.add_argument("--source", choices=SOURCES,
+                         help="where occurrences come from, as for ladder check (default: what the gate reads: "
+                              "[tool.ladder.recurrence] source, git and the log inside a git work tree); "
+                              "--source log reads the log alone")
+    history.add_argument("--from-git", action="store_true",
+                         help="read git even where [tool.ladder.recurrence] source is \"log\" (the default "
+                              "reads git wherever ladder check does)")

@@ -89,7 +89,8 @@ def _report(args: argparse.Namespace) -> int:
 
     settings = settings_of(args)
     # the analysis first, so that the view's check of the hotspots reads its cache; one sink, so a problem is said once
-    result, _, sink = analyse(args, settings)
+    result, pipeline = analyse(args, settings)
+    sink = pipeline.warn
     page = html_report(load_view(settings, warn=sink, from_git=args.from_git), settings.repo_id,
                        violations=result.violations, feedback=feedback_section(settings, sink))
     emit(page, args.html)

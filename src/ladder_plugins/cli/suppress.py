@@ -262,24 +262,19 @@ def _rule(name: Optional[str]) -> Any:
     return find_rule(name.strip(), known_rules()) if name is not None else None
 
 
-def _hotspots(args: argparse.Namespace, settings: Any, result: Any, access: Any, sink: Any) -> set[str]:
+def _hotspots(result: Any, pipeline: Any) -> set[str]:
     """What the gate fails on as a recurring hotspot right now, this run's code counted: the same
     computation as ``ladder check`` (with git where it applies), never the history alone."""
-    from ..history.recorder import Recorder
-    from ..history.run import RunContext
-    from .check import git_evidence
-
-    run = RunContext.create("cli", "recurrence", settings.repo_id)
-    evidence = git_evidence(args, settings, access, sink, run)
-    outcome = Recorder(settings, run, sink, evidence).violations(result.violations, record=False)
+    outcome = pipeline.finish_violations(result.violations, record=False)
     return {f.event.fingerprint for f in outcome.gate.failures if f.reason == "hotspot"}
 
 
 def _suppress(args: argparse.Namespace) -> int:
     reason, rule = check_reason(args.reason), _rule(args.rule)  # usage errors before any analysis
-    settings = settings_of(args)
-    result, access, sink = analyse(args, settings)
-    hot = _hotspots(args, settings, result, access, sink)
+    # the gate's question in mode recurrence, whatever mode the project runs in
+    settings = settings_of(args).replace(mode="recurrence")
+    result, pipeline = analyse(args, settings, git=True)
+    hot = _hotspots(result, pipeline)
     plan = plan_suppressions(result, hot, rule, args.force)
     done, problems = apply_suppressions(plan, settings.root, reason, dry_run=args.dry_run,
                                         recheck=_recheck(settings))
