@@ -258,16 +258,17 @@ def test_the_json_report_names_the_evidence_from_git(checkout, tmp_path):
 
 
 def test_the_read_side_shows_the_chronic_hotspots_git_holds(checkout, tmp_path):
+    """A fresh clone reads git as the gate does, with no flag; ``--source log`` is the log alone (empty here)."""
     fresh = clone(checkout, tmp_path / "clone")
-    plain = json.loads(ladder(["summary", "--format", "json"], fresh, LADDER_NOW=NOW).stdout)
-    summary = json.loads(ladder(["summary", "--format", "json", "--from-git"], fresh, LADDER_NOW=NOW).stdout)
-    assert plain["hotspots"] == [] and plain["git_versions"] == 0
+    alone = json.loads(ladder(["summary", "--format", "json", "--source", "log"], fresh, LADDER_NOW=NOW).stdout)
+    summary = json.loads(ladder(["summary", "--format", "json"], fresh, LADDER_NOW=NOW).stdout)
+    assert alone["hotspots"] == [] and alone["git_versions"] == 0
     assert {(h["unit"], h["status"]) for h in summary["hotspots"]} == {("price", "current"), ("total", "current")}
     assert summary["events"] == 0 and summary["git_versions"] > 0
-    brief = ladder(["brief", "--from-git"], fresh, LADDER_NOW=NOW).stdout
+    brief = ladder(["brief"], fresh, LADDER_NOW=NOW).stdout
     assert "'price' in src/shop/pricing.py" in brief and "'total' in src/shop/basket.py" in brief
     page = tmp_path / "report.html"
-    ladder(["report", "--html", str(page), "--from-git"], fresh, LADDER_NOW=NOW)
+    ladder(["report", "--html", str(page)], fresh, LADDER_NOW=NOW)
     assert "past versions from git" in page.read_text() and "basket.py" in page.read_text()
     assert not (fresh / ".ladder" / "history").exists()  # reading writes no history
 

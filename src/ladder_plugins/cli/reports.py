@@ -13,7 +13,7 @@ __all__ = ["add_parsers", "COMMANDS"]
 _EXAMPLES = {
     "summary": "  ladder summary                      hotspots, patterns, worst areas and roles, per-day trend\n"
                "  ladder summary --format markdown    for a CI job summary\n"
-               "  ladder summary --from-git           the chronic hotspots git shows, with no history yet",
+               "  ladder summary --source log         the log alone, without git's past versions",
     "brief": "  ladder brief                        the known weak spots, for an agent's prompt (4 KB at most)\n"
              "  ladder brief --max-bytes 1500 --top 3",
     "recommend": "  ladder recommend                    suggestions with evidence and pyproject.toml snippets\n"
@@ -84,14 +84,13 @@ def _recommend(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from ..feedback.service import feedback_section
-    from ..history.view import load_view
     from ..reports.html import html_report
 
     settings = settings_of(args)
     # the analysis first, so that the view's check of the hotspots reads its cache; one sink, so a problem is said once
     result, pipeline = analyse(args, settings)
     sink = pipeline.warn
-    page = html_report(load_view(settings, warn=sink, from_git=args.from_git), settings.repo_id,
+    page = html_report(view(settings, args.from_git, sink), settings.repo_id,
                        violations=result.violations, feedback=feedback_section(settings, sink))
     emit(page, args.html)
     emit(f"wrote {args.html}", None)

@@ -23,7 +23,9 @@ item that needs promotion is *Critical* when a check exists for it (recommended
 level 4) and it is still at level 1 or 2, else *Major*; an item that needs no
 promotion and has no severity set by hand is not in the block. A hotspot the gate
 fails on now (LAD900, every mode but ``advisory``) is Critical; in ``advisory`` mode,
-and for a pattern, Major.
+for a hotspot known from history (it fails on its next edit that leaves it over the
+limit) and for a pattern, Major. The hotspots are the gate's: the view reads git
+where ``ladder check`` does.
 
 Module-level imports are the standard library and the spine only: the prompt hook
 reads the block (through :mod:`.rules_file`) under a time budget.
@@ -354,25 +356,29 @@ def _value(view: Any, rec: Any) -> str:
     return value_sentence(view, rec)
 
 
-def _gate_fact(mode: str) -> str:
+def _gate_fact(mode: str, known: bool) -> str:
     from ..catalogue import GATE
 
     if mode == "advisory":
         return f"The gate is advisory here: {GATE.code} reports it without failing."
+    if known:
+        return (f"It is known from history: the recurrence gate ({GATE.code}) does not fail on it yet; its next "
+                f"edit that leaves it over the limit fails the run (mode {safe_text(mode)}).")
     return f"The recurrence gate ({GATE.code}) fails on it now (mode {safe_text(mode)})."
 
 
 def _hotspot(view: Any, rec: Any, mode: str) -> Section:
     what, where = _what(rec.rule_key), _where(rec)
     facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; {rec.describe()}."
-    return Section(f"hotspot:{safe_text(rec.fingerprint, 400)}", "Major" if mode == "advisory" else "Critical",
-                   f"{where}: {what}", (facts, _gate_fact(mode)), rec.occurrences,
-                   _day(rec.days[-1] if rec.days else rec.last_seen))
+    known = not rec.triggered
+    return Section(f"hotspot:{safe_text(rec.fingerprint, 400)}",
+                   "Major" if mode == "advisory" or known else "Critical", f"{where}: {what}",
+                   (facts, _gate_fact(mode, known)), rec.occurrences, _day(rec.days[-1] if rec.days else rec.last_seen))
 
 
 def hotspot_sections(view: Any, mode: str) -> list[Section]:
     """The view's current hotspots (resolved ones are not in ``view.hotspots``): Critical where the gate
-    fails on them now, Major in ``advisory`` mode."""
+    fails on them now, Major in ``advisory`` mode and for one known from history (it fails on its next edit)."""
     return [_hotspot(view, rec, mode) for rec in view.hotspots]
 
 

@@ -1,6 +1,12 @@
 """The read side of the history: what ``summary``, ``brief``, ``recommend`` and the
 HTML report show, computed once from the aggregate and checked against the code.
 
+The view reads what the gate reads: where ``ladder check`` reads git, so does the view,
+and the recurrences of what the code violates now are the gate's own (its counting, its
+mechanical commits, its adoption point), so a hotspot ``check`` fails on is listed, and
+a chronic one whose occurrences all predate the adoption point is listed as *known*
+(``Recurrence.triggered`` false). Where the gate reads the log alone, so does the view.
+
 A hotspot is history; whether it is still true is a fact of the current code. So the
 view asks the analysis (the cache makes that cheap) about the files of the hotspots:
 one that no longer violates, or whose unit or file no longer exists, is *resolved*
@@ -18,17 +24,19 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Mapping, Optional, TypeVar, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar, Union
 
 from ..config import Settings
 from ..ladderdir.paths import inside
 from .aggregate import Aggregate
+from .events import Event
+from .gate import Gate, GateResult
 from .recurrence import Pattern, Recurrence, ahead_of_clock, area_of, patterns_of, recurrences, trend
 from .run import format_timestamp
 
 _Keyed = TypeVar("_Keyed", bound=Union[Recurrence, Pattern])
 
-__all__ = ["Current", "HistoryView", "build_view", "load_view", "current_state"]
+__all__ = ["Current", "HistoryView", "build_view", "load_view", "current_state", "reads_git"]
 
 
 @dataclass(frozen=True)
@@ -59,15 +67,26 @@ class HistoryView:
     resolved: tuple[Recurrence, ...] = ()
     #: the current code's red violations by fingerprint, or ``None`` when the code was not checked
     current: Optional[Mapping[str, Current]] = None
-    #: past versions read from git (``--from-git``), counted with the log's events
+    #: past versions read from git (where the gate reads git), counted with the log's events
     git_versions: int = 0
+    #: what history the gate's counting read (``3 past versions from git; fails on occurrences since ..``)
+    read: str = ""
 
     @property
     def sources(self) -> str:
-        """``12 events`` or ``12 events and 9 past versions from git``: what the counts are made of."""
+        """``12 events``; where git was read, what the gate read too: ``0 events; 6 past versions from git;
+        fails on occurrences since 2026-11-03 (the commit that added [tool.ladder]); 0 runs in the log``."""
+        if self.read:
+            return f"{self.events} events; {self.read}"
         git = f" and {self.git_versions} past version{'s' if self.git_versions != 1 else ''} from git" \
             if self.git_versions else ""
         return f"{self.events} events{git}"
+
+    @property
+    def known(self) -> tuple[Recurrence, ...]:
+        """The hotspots known from history: no occurrence after the adoption point, so no failure until their
+        next edit that leaves them over the limit."""
+        return tuple(r for r in self.hotspots if not r.triggered)
 
     @property
     def checked(self) -> bool:
@@ -80,8 +99,8 @@ class HistoryView:
     def to_json(self) -> dict:
         return {
             "schema": "ladder-summary", "version": 1, "now": self.now, "count": self.count_mode,
-            "events": self.events, "git_versions": self.git_versions, "oldest": self.oldest, "newest": self.newest,
-            "checked": self.checked,
+            "events": self.events, "git_versions": self.git_versions, "read": self.read, "oldest": self.oldest,
+            "newest": self.newest, "checked": self.checked,
             "hotspots": [self._hotspot_json(r) for r in self.hotspots],
             "resolved": [dict(_recurrence_json(r), status="resolved") for r in self.resolved],
             "patterns": [p.to_json() for p in self.patterns],
@@ -92,16 +111,18 @@ class HistoryView:
 
     def _hotspot_json(self, rec: Recurrence) -> dict:
         now = self.now_of(rec)
+        said = dict(_recurrence_json(rec), known=not rec.triggered)
         if now is None:
-            return dict(_recurrence_json(rec), status="unchecked")
-        return dict(_recurrence_json(rec), status="current", actual=now.actual, limit=now.limit)
+            return dict(said, status="unchecked")
+        return dict(said, status="current", actual=now.actual, limit=now.limit)
 
 
 def _recurrence_json(rec: Recurrence) -> dict:
     return {
         "fingerprint": rec.fingerprint, "path": rec.path, "unit": rec.unit, "rule_key": rec.rule_key,
         "role": rec.role, "occurrences": rec.occurrences, "distinct_days": rec.distinct_days,
-        "first_seen": rec.first_seen, "last_seen": rec.last_seen, "last_actual": rec.last_actual,
+        "first_seen": rec.first_seen, "last_seen": rec.last_seen, "last_occurrence": rec.last_occurrence,
+        "last_actual": rec.last_actual,
         "last_limit": rec.last_limit,
     }
 
@@ -201,48 +222,122 @@ def current_state(settings: Settings, paths: Iterable[str], *, use_cache: bool =
     return found
 
 
-def load_view(settings: Settings, warn=None, *, check: bool = True, from_git: bool = False) -> HistoryView:
-    """The view of this project's history now (``LADDER_NOW`` respected), its hotspots checked
-    against the current code unless ``check`` is false; with ``from_git``, the past versions git
-    holds of what the code violates now count too. Writes nothing but the analysis cache."""
+def reads_git(settings: Settings) -> bool:
+    """Whether the gate reads git for these settings: then the view does too."""
+    from .workspace import git_wanted
+
+    rec = settings.recurrence
+    return rec.source != "log" and rec.count == "edits" and git_wanted(settings)
+
+
+def load_view(settings: Settings, warn: Optional[Callable[[str], None]] = None, *,
+              check: bool = True) -> HistoryView:
+    """The view of this project's history now (``LADDER_NOW`` respected), its hotspots checked against the
+    current code unless ``check`` is false. It reads what the gate reads (see the module's docstring;
+    ``recurrence.source = "log"`` for the log alone). Writes nothing but the analysis cache."""
+    from ..errors import WarnOnce
     from .run import now_utc
     from .store import HistoryStore
 
-    aggregate = HistoryStore(settings, warn=warn).peek()
+    sink = WarnOnce(warn)  # the store, the cache and git may notice the same problem: said once
+    aggregate = HistoryStore(settings, warn=sink).peek()
     when = now_utc()
     note = ahead_of_clock(aggregate, when)
-    if note is not None and warn is not None:
-        warn(note)
-    versions = _git_occurrences(settings, when, warn) if from_git else []
-    aggregate.add_versions(versions)
+    if note is not None:
+        sink(note)
+    if reads_git(settings):
+        return _gate_view(settings, aggregate, when, sink, check)
     recs = recurrences(aggregate, settings, when)
-    current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], warn) if check else None
-    return dataclasses.replace(build_view(aggregate, settings, when, current, recs), git_versions=len(versions))
+    current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], sink) if check else None
+    return build_view(aggregate, settings, when, current, recs)
 
 
-def _checked(settings: Settings, hot: list[Recurrence], warn: Optional[Callable[[str], None]]) -> dict[str, Current]:
+def _checked(settings: Settings, hot: list[Recurrence], warn: Callable[[str], None]) -> dict[str, Current]:
     """The current state of the hotspots' files, through the cache where this run may write it."""
     from .preflight import check_write_access
 
     access = check_write_access(settings, record=False, cache=bool(hot))
     for message in access.warnings:
-        (warn or (lambda _: None))(message)
+        warn(message)
     return current_state(settings, {r.path for r in hot}, use_cache=access.cache, warn=warn)
 
 
-def _git_occurrences(settings: Settings, now: datetime, warn: Optional[Callable[[str], None]]) -> list:
-    """Red events of the past versions git holds of every fingerprint the current code violates."""
+class _Kept:
+    """The gate's evidence, keeping the past versions git gave it: the view's dates and counts include them."""
+
+    def __init__(self, evidence: Any) -> None:
+        self.evidence = evidence
+        self.versions: list[Event] = []
+
+    def prior(self, events: Sequence[Event]) -> list[Event]:
+        self.versions = self.evidence.prior(events)
+        return self.versions
+
+    def baseline(self, events: Sequence[Event]) -> Any:
+        return self.evidence.baseline(events)
+
+    def facts(self) -> Any:
+        return self.evidence.facts()
+
+
+def _gate_view(settings: Settings, history: Aggregate, now: datetime, warn: Callable[[str], None],
+               check: bool) -> HistoryView:
+    """The view as ``ladder check`` counts: the recurrences of what the code violates now are the gate's
+    (triggered or known); the log's recurrences of what it no longer violates are beside them (unless the
+    gate reads git alone). Dates and the trend cover git's versions, however old."""
+    if settings.recurrence.source == "git":  # the gate does not read the log then: neither does the view
+        history = Aggregate(settings.recurrence.count == "runs")
+    decided, versions = _decided(settings, history, now, warn)
+    gated = {r.fingerprint: r for r in decided.recurrences}
+    recs = sorted([*gated.values(), *(r for r in recurrences(history, settings, now) if r.fingerprint not in gated)],
+                  key=lambda r: (not r.triggered, -r.occurrences, -r.distinct_days, r.fingerprint))  # failing first
+    current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], warn) if check else None
+    oldest, newest = _span(history, versions)
+    return dataclasses.replace(
+        build_view(history, settings, now, current, recs), oldest=oldest, newest=newest,
+        trend=_trend(history, recs, settings, now), git_versions=len(versions), read=decided.note)
+
+
+def _span(history: Aggregate, versions: Sequence[Event]) -> tuple[Optional[str], Optional[str]]:
+    """The oldest and newest time of the log's events and git's versions."""
+    dates = sorted(filter(None, (history.oldest, history.newest, *(e.timestamp for e in versions))))
+    return (dates[0], dates[-1]) if dates else (None, None)
+
+
+def _decided(settings: Settings, history: Aggregate, now: datetime,
+             warn: Callable[[str], None]) -> tuple[GateResult, list[Event]]:
+    """The gate's decision on the red violations of the code under the configured paths, with git's evidence,
+    recording nothing; and the past versions git gave it."""
     from ..analysis.analyzer import Analyzer
     from ..analysis.discovery import default_paths
+    from ..analysis.parallel import default_jobs
+    from ..analysis.thresholds import RED
     from .events import events_from_violations
     from .evidence import GitEvidence
     from .preflight import check_write_access
     from .run import RunContext
 
     access = check_write_access(settings, record=False, cache=True)
+    for message in access.warnings:
+        warn(message)
     analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
-    found = analyzer.paths([settings.root / p for p in default_paths(settings)]).violations
+    found = analyzer.paths([settings.root / p for p in default_paths(settings)], jobs=default_jobs()).violations
     run = RunContext("read", "cli", settings.mode, now, settings.repo_id)
-    asked = settings.replace(recurrence=dataclasses.replace(settings.recurrence, source="both"))
-    evidence = GitEvidence(asked, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=now)
-    return evidence.prior(events_from_violations(found, run))
+    evidence = GitEvidence(settings, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=now)
+    evidence.blobs.jobs = default_jobs()
+    kept = _Kept(evidence)
+    red = events_from_violations([v for v in found if v.severity == RED], run)
+    return Gate(settings.mode, settings, now).decide(red, history, kept), kept.versions
+
+
+def _trend(history: Aggregate, recs: Sequence[Recurrence], settings: Settings,
+           now: datetime) -> tuple[tuple[str, dict[str, int]], ...]:
+    """Per day: the log's red and yellow counts of its runs (inside retention), and the occurrences the gate
+    counted, git's however old: a chart of the gate's evidence, not only of the log's window."""
+    runs = trend(history, settings, now)
+    days = {day: {k: n for k, n in counts.items() if k != "occurrences"} for day, counts in runs}
+    for rec in recs:
+        for when, _ in rec.times:
+            counts = days.setdefault(when[:10], {})
+            counts["occurrences"] = counts.get("occurrences", 0) + 1
+    return tuple(sorted((day, counts) for day, counts in days.items() if counts))

@@ -1,6 +1,7 @@
 """``ladder brief``: the "known weak spots" brief for a coding agent's prompt.
 
-Only what is true now: resolved hotspots are left out, and a value is the current
+Only what is true now: resolved hotspots are left out, a hotspot known from history
+(no occurrence since the adoption point) is said to be one, and a value is the current
 code's (or, where the code was not checked, labelled with the day it was last seen).
 Built only from known fields (paths, unit names, rule keys, numbers), never from raw
 events; every name is ``sanitize.agent_data`` (one line, no tag, no speaker), reduced to a
@@ -18,7 +19,7 @@ from ..history.view import HistoryView
 from .sanitize import agent_data
 from .summary import value_sentence
 
-__all__ = ["make_brief", "DEFAULT_MAX_BYTES"]
+__all__ = ["make_brief", "DEFAULT_MAX_BYTES", "KNOWN"]
 
 DEFAULT_MAX_BYTES = 4096
 _NAME_CAP = 80
@@ -44,11 +45,16 @@ def _value_line(view: HistoryView, rec) -> str:
     return value_sentence(view, rec)
 
 
+#: what a hotspot known from history adds: it does not fail the run yet, and what will make it
+KNOWN = "known from history; its next edit that leaves it over the limit fails the run"
+
+
 def _hotspot_line(view: HistoryView, rec) -> str:
     unit = f"'{_name(rec.unit)}' in " if rec.unit else ""
     where = "Changes here" if rec.unit else "Changes to this file"
+    known = "" if rec.triggered else f"; {KNOWN}"
     return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) {_value_line(view, rec)}; "
-            f"{rec.describe()}. {where} should bring it within the limit rather than add to it.\n")
+            f"{rec.describe()}{known}. {where} should bring it within the limit rather than add to it.\n")
 
 
 def _pattern_line(pattern) -> str:

@@ -1,8 +1,11 @@
 """``ladder summary``: hotspots (current and resolved), patterns, worst areas and roles, per-day trend.
 
 A current hotspot shows the value the code has now; a resolved one (fixed, or its
-unit gone) is listed apart with what was last seen; the per-day counts are the
-fingerprints the day's last run saw, not how many events were written.
+unit gone) is listed apart with what was last seen; a hotspot known from history
+(its occurrences all before the adoption point) is listed, labelled as the gate labels
+it; the per-day counts are the fingerprints the day's last run saw, not how many
+events were written. A hotspot's dates are its first and last occurrence, as the gate
+says them.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ import json
 from typing import Any
 
 from ..catalogue import number, plural
+from ..history.gate import KNOWN_TAIL
 from ..history.recurrence import rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean, md_escape
 
-__all__ = ["summary_text", "summary_json", "summary_markdown", "value_text", "value_sentence", "last_seen_text"]
+__all__ = ["summary_text", "summary_json", "summary_markdown", "value_text", "value_sentence", "last_seen_text",
+           "last_text"]
 
 _TREND = "per day (fingerprints red / yellow in the day's last run, occurrences):"
 
@@ -61,9 +66,16 @@ def _where(r: Any) -> str:
     return f"{clean(r.path)}::{clean(r.unit)} {r.rule_key}" if r.unit else f"{clean(r.path)} {r.rule_key}"
 
 
+def last_text(r: Any) -> str:
+    """The day of a hotspot's last occurrence (the gate's ``last``), or of its last sighting where the
+    occurrences' times are not known."""
+    return _day(r.last_occurrence or r.last_seen)
+
+
 def _hotspot_text(view: HistoryView, r: Any) -> str:
+    known = "" if r.triggered else f"; {KNOWN_TAIL}"
     return (f"  {_where(r)}: {value_text(view, r)}, {plural(r.occurrences, 'occurrence')} on "
-            f"{plural(r.distinct_days, 'day')}, first {_day(r.first_seen)}, last {_day(r.last_seen)}")
+            f"{plural(r.distinct_days, 'day')}, first {_day(r.first_seen)}, last {last_text(r)}{known}")
 
 
 def _resolved_text(r: Any) -> str:
@@ -79,7 +91,8 @@ def _day_text(day: str, counts: dict[str, int]) -> str:
 
 
 def _text_sections(view: HistoryView) -> list[tuple[str, list[str]]]:
-    sections = [(f"hotspots ({len(view.hotspots)}):", [_hotspot_text(view, r) for r in view.hotspots])]
+    known = f", {len(view.known)} known from history" if view.known else ""
+    sections = [(f"hotspots ({len(view.hotspots)}{known}):", [_hotspot_text(view, r) for r in view.hotspots])]
     if view.resolved:
         sections.append((f"resolved hotspots ({len(view.resolved)}):", [_resolved_text(r) for r in view.resolved]))
     return sections + [
@@ -105,12 +118,12 @@ def _md_table(head: list[str], rows: list[list]) -> list[str]:
 
 def _hotspot_row(view: HistoryView, r: Any) -> list:
     return [r.path, r.unit or "(file)", r.rule_key, value_text(view, r), r.occurrences, r.distinct_days,
-            _day(r.first_seen), _day(r.last_seen)]
+            _day(r.first_seen), last_text(r), "recurring" if r.triggered else KNOWN_TAIL]
 
 
 def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list]]]:
     days = [[d, c.get("red", "-"), c.get("yellow", "-"), c.get("occurrences", 0)] for d, c in view.trend]
-    sections = [("Hotspots", ["file", "unit", "rule", "value", "occurrences", "days", "first seen", "last seen"],
+    sections = [("Hotspots", ["file", "unit", "rule", "value", "occurrences", "days", "first", "last", "status"],
                  [_hotspot_row(view, r) for r in view.hotspots])]
     if view.resolved:
         sections.append(("Resolved hotspots", ["file", "unit", "rule", "last seen", "occurrences"],
