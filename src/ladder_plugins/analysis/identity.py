@@ -29,7 +29,7 @@ import hashlib
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-__all__ = ["HASH_VERSION", "fingerprint", "unit_hash", "value_version"]
+__all__ = ["HASH_VERSION", "body_hash", "body_tokens", "fingerprint", "unit_hash", "value_version"]
 
 #: The canonical form of unit hashes and value versions; 1 was the form before 2026-12
 #: (fields by position, ``repr`` values, the file's text for file rules).
@@ -232,6 +232,24 @@ def unit_hash(node: ast.AST) -> str:
     tokens, so it cannot raise RecursionError.
     """
     return _digest(_text(node))
+
+
+def _nameless(node: ast.AST) -> ast.AST:
+    shown = copy.copy(node)
+    if isinstance(shown, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        shown.name = ""
+    return shown
+
+
+def body_hash(node: ast.AST) -> str:
+    """:func:`unit_hash` without the unit's own name: the same for a unit moved to another file or renamed,
+    so a move can be told from new code (``history.evidence`` follows units by it)."""
+    return _digest(_text(_nameless(node)))
+
+
+def body_tokens(node: ast.AST) -> list[str]:
+    """The canonical tokens :func:`body_hash` hashes, to measure how alike two units are."""
+    return _text(_nameless(node)).split(_SEP)
 
 
 def value_version(rule_key: str, value: float) -> str:

@@ -387,6 +387,7 @@ class Commits:
 
     def __init__(self, commits: Sequence[_Commit]) -> None:
         self.commits = list(commits)
+        self._at: Optional[dict[str, int]] = None  # commit id -> position, built when first asked
         self._index: dict[str, list[int]] = {}
         for n, commit in enumerate(self.commits):
             for change in commit.changes:
@@ -412,15 +413,18 @@ class Commits:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"not a list of commits: {exc}") from None
 
-    def versions_of(self, path: str, limit: int,
-                    mechanical: Mechanical = Mechanical()) -> tuple[list[FileVersion], bool]:
-        """The versions of ``path`` (repository-relative, as HEAD names it) the commits made, newest first,
-        each with the reason its commit is mechanical (if it is); and whether ``limit`` cut the walk short.
+    def versions_of(self, path: str, limit: int, mechanical: Mechanical = Mechanical(),
+                    older_than: str = "") -> tuple[list[FileVersion], bool]:
+        """The versions of ``path`` (repository-relative, as HEAD names it, or as the parent of commit
+        ``older_than`` named it) the commits made, newest first, each with the reason its commit is mechanical
+        (if it is); and whether ``limit`` cut the walk short.
 
         Walks back through renames; stops where the file was added, or after ``limit`` versions.
         """
         found: list[FileVersion] = []
-        name, after = path, -1
+        name, after = path, self._position(older_than) if older_than else -1
+        if after is None:
+            return found, False
         while True:
             step = self._next_change(name, after)
             if step is None:
@@ -433,6 +437,16 @@ class Commits:
             if change.status == "A":
                 return found, False
             name = change.old_path
+
+    def changes_at(self, sha: str) -> list[Change]:
+        """The Python files commit ``sha`` changed (none when the window does not hold it)."""
+        at = self._position(sha)
+        return [] if at is None else list(self.commits[at].changes)
+
+    def _position(self, sha: str) -> Optional[int]:
+        if self._at is None:
+            self._at = {commit.sha: n for n, commit in enumerate(self.commits)}
+        return self._at.get(sha)
 
     def _next_change(self, name: str, after: int) -> Optional[tuple[int, Change]]:
         """The next older commit than ``after`` that left a file at ``name``, and that change."""
