@@ -8,7 +8,8 @@ measured once however many commits kept it unchanged.
 
 A blob never changes, so what was found in it, for the path the file has now and
 under the current settings, is kept in the analysis cache by blob id, together with
-which units were measured: one entry per file (its key covers the path, the
+which units were measured and the name-less body hash of each one present (how a
+unit moved to another file or name is followed): one entry per file (its key covers the path, the
 settings, the plugins and the package version), so a warm run reads one entry per
 file and asks git for no blob at all. Entries are validated when read; one of the
 wrong shape is set aside like any damaged cache entry.
@@ -16,21 +17,27 @@ wrong shape is set aside like any damaged cache entry.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional
 
+from ..analysis.identity import body_hash, unit_hash
+from ..analysis.source import FunctionNode, decode, find_units, parse
 from ..config import Settings
 from ..errors import SourceError
 from .git import Repository
 
-__all__ = ["BlobFindings", "Row", "Wanted"]
+__all__ = ["BlobFindings", "Bodies", "Row", "Wanted", "likeness", "unit_nodes"]
 
 _MAX_BLOB = 16 << 20  # larger files are not source the history means
-_ENTRY = "git-findings-1"
+# 2: entries hold the body hash and unit hash of each measured unit present
+_ENTRY = "git-findings-2"
 _MAX_PER_FILE = 2000  # blobs kept per file: well over git_max_commits
 
 #: One red violation of a blob: code, unit, line, role, actual, limit, fingerprint, unit hash.
 Row = list[Any]
+#: Unit key -> [name-less body hash, unit hash], for the measured units a blob holds.
+Bodies = Mapping[str, list[str]]
 
 
 @dataclass(frozen=True)
@@ -55,8 +62,11 @@ Task = tuple[Wanted, list[tuple[str, bytes]]]
 
 def _valid(entry: Any) -> bool:
     """The shape of an entry; its rows are ours (the cache checks each entry's digest), so not re-checked."""
+    bodies = entry.get("bodies") if isinstance(entry, dict) else None
     return (isinstance(entry, dict) and isinstance(entry.get("red"), list) and isinstance(entry.get("file"), bool)
-            and isinstance(entry.get("units"), list))
+            and isinstance(entry.get("units"), list) and isinstance(bodies, dict)
+            and all(isinstance(b, list) and len(b) == 2 and all(isinstance(h, str) for h in b)
+                    for b in bodies.values()))
 
 
 def _row(v: Any) -> Row:
@@ -73,7 +83,8 @@ class BlobFindings:
         self._pm = pm
         self._analyzer: Any = None
         self._files: dict[str, dict[str, dict[str, Any]]] = {}  # path -> blob id -> entry
-        self._units: dict[tuple[Any, ...], list[Row]] = {}  # unit text and context -> its rows
+        self._units: dict[tuple[Any, ...], tuple[list[Row], list[str]]] = {}  # unit text, context -> rows, hashes
+        self._nodes: dict[str, dict[str, FunctionNode]] = {}  # blob id -> its units, for following moves
 
     def analyzer(self) -> Any:
         """The analyzer for blobs, also the run's rules by code."""
@@ -94,6 +105,22 @@ class BlobFindings:
             self._save_all(pairs, {rel for _, rel in todo})
         return {(blob, rel): self._file(rel)[blob]["red"] for blob, rel in pairs if blob in self._file(rel)}
 
+    def nodes(self, repo: Repository, blobs: Iterable[tuple[str, str]]) -> dict[str, dict[str, FunctionNode]]:
+        """Blob id -> its units by key, of each (blob, repository path), read once per process: where a move
+        of a unit is looked for (any file the commit changed, measured or not)."""
+        pairs = list(dict.fromkeys(blobs))
+        todo = [(blob, path) for blob, path in pairs if blob not in self._nodes]
+        contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB) if todo else {}
+        for blob, path in todo:
+            data = contents.get(blob)
+            self._nodes[blob] = unit_nodes(data, path) if data is not None else {}
+        return {blob: self._nodes[blob] for blob, _ in pairs}
+
+    def bodies(self, blob: str, rel: str) -> Bodies:
+        """The measured units blob ``blob`` holds (after :meth:`rows` asked for them), with their hashes."""
+        entry = self._file(rel).get(blob)
+        return entry["bodies"] if entry is not None else {}
+
     def _fill(self, repo: Repository, todo: list[tuple[str, str]], wanted: Mapping[str, Wanted]) -> None:
         """Analyse the blobs of ``todo``, grouped by file (so a unit kept unchanged is measured once),
         in ``jobs`` processes when there are enough of them."""
@@ -101,8 +128,9 @@ class BlobFindings:
         tasks = self._tasks(todo, contents, wanted)
         for rel, found in _measure_all(self, tasks):
             want = tasks[rel][0]
-            for blob, rows in found.items():
-                self._file(rel)[blob] = {"units": sorted(want.units), "file": want.file, "red": rows}
+            for blob, (rows, bodies) in found.items():
+                self._file(rel)[blob] = {"units": sorted(want.units), "file": want.file, "red": rows,
+                                         "bodies": bodies}
 
     def _tasks(self, todo: list[tuple[str, str]], contents: Mapping[str, Optional[bytes]],
                wanted: Mapping[str, Wanted]) -> dict[str, Task]:
@@ -153,32 +181,36 @@ class BlobFindings:
         keep = sorted(blobs, key=lambda blob: blob not in asked)[:_MAX_PER_FILE]
         self.cache.put(self._key(rel), {"blobs": {blob: blobs[blob] for blob in keep}})
 
-    def measure_file(self, rel: str, want: Wanted, blobs: list[tuple[str, bytes]]) -> dict[str, list[Row]]:
-        """Blob id -> the rows of each version of one file."""
+    def measure_file(self, rel: str, want: Wanted,
+                     blobs: list[tuple[str, bytes]]) -> dict[str, tuple[list[Row], dict[str, list[str]]]]:
+        """Blob id -> the rows and the bodies of each version of one file."""
         return {blob: self._measure(data, rel, want) for blob, data in blobs}
 
-    def _measure(self, data: bytes, rel: str, want: Wanted) -> list[Row]:
+    def _measure(self, data: bytes, rel: str, want: Wanted) -> tuple[list[Row], dict[str, list[str]]]:
         analyzer = self.analyzer()
         try:
             parsed = analyzer.parse(data, rel)
         except (SourceError, RecursionError, MemoryError):
-            return []  # a version that does not parse (or a skipped role) has no violations to count
+            return [], {}  # a version that does not parse (or a skipped role) has no violations to count
         rows: list[Row] = []
+        bodies: dict[str, list[str]] = {}
         for unit in (u for u in parsed.units if u.key in want.units):
-            rows += self._unit_rows(analyzer, parsed, unit)
+            found, bodies[unit.key] = self._unit_rows(analyzer, parsed, unit)
+            rows += found
         if want.file:
             rows += [_row(v) for v in analyzer.measure(parsed, [], file_rules=True).red]
-        return rows
+        return rows, bodies
 
-    def _unit_rows(self, analyzer: Any, parsed: Any, unit: Any) -> list[Row]:
-        """A unit's rows, measured once per distinct text (its line is this version's)."""
+    def _unit_rows(self, analyzer: Any, parsed: Any, unit: Any) -> tuple[list[Row], list[str]]:
+        """A unit's rows and hashes, measured once per distinct text (its line is this version's)."""
         first = min([unit.line] + [d.lineno for d in getattr(unit.node, "decorator_list", [])])
         text = "\n".join(parsed.lines[first - 1:unit.end_line])
         memo = (parsed.path, parsed.role, unit.key, unit.is_public, unit.is_test, text)
         found = self._units.get(memo)
         if found is None:
-            found = self._units[memo] = [_row(v) for v in analyzer.measure(parsed, [unit], file_rules=False).red]
-        return [[*row[:2], unit.line, *row[3:]] for row in found]
+            rows = [_row(v) for v in analyzer.measure(parsed, [unit], file_rules=False).red]
+            found = self._units[memo] = (rows, [body_hash(unit.node), unit_hash(unit.node)])
+        return [[*row[:2], unit.line, *row[3:]] for row in found[0]], found[1]
 
 
 _MIN_PARALLEL = 64  # blobs below which starting worker processes costs more than it saves
@@ -215,5 +247,23 @@ def _start(root: str) -> None:
     _WORKER["findings"] = BlobFindings(load_settings(Path(root)))
 
 
-def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, list[Row]]:
+def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, tuple[list[Row], dict[str, list[str]]]]:
     return _WORKER["findings"].measure_file(*task)
+
+
+def unit_nodes(data: bytes, path: str) -> dict[str, FunctionNode]:
+    """Unit key -> its node, of one blob of any Python file (none when it does not parse): what a move of a
+    unit is looked for in."""
+    try:
+        return {unit.key: unit.node for unit in find_units(parse(decode(data, path), path), path, "source")}
+    except (SourceError, RecursionError, MemoryError):
+        return {}
+
+
+def likeness(a: list[str], b: list[str]) -> float:
+    """How alike two units' canonical tokens are, 0 to 1: the Dice coefficient of their runs of three tokens
+    (linear in their length and deterministic; one changed token changes at most three runs)."""
+    runs_a = Counter(zip(a, a[1:], a[2:]))
+    runs_b = Counter(zip(b, b[1:], b[2:]))
+    total = sum(runs_a.values()) + sum(runs_b.values())
+    return 2 * sum((runs_a & runs_b).values()) / total if total else float(a == b)

@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
-from ..analysis.identity import HASH_VERSION
+from ..analysis.identity import HASH_VERSION, body_hash, body_tokens
 from ..config import Settings
 from ..errors import ConfigError
-from .blobs import BlobFindings, Row, Wanted
+from .blobs import BlobFindings, Row, Wanted, likeness
 from .events import SCHEMA_VERSION, Event
 from .git import Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
@@ -120,6 +120,7 @@ class _Found:
     not_read: str = ""  # why git was not read, said in the verdict
     error: Optional[ConfigError] = None  # what check() raises: a shallow clone in CI
     mechanical_commits: dict[str, str] = field(default_factory=dict)  # of the versions read: commit -> reason
+    lineage: dict[tuple[str, str], tuple["_Hop", ...]] = field(default_factory=dict)  # (path, unit) -> its moves
 
 
 #: A past version's finding: its row, the commit, the commit's time, why the commit is mechanical ("" if not).
@@ -258,13 +259,122 @@ class GitEvidence:
 
     def _walk(self, wanted: Mapping[str, _Asked]) -> dict[str, list[Found]]:
         """Per file: (row, commit, time, mechanical) of the earliest commit of each (fingerprint, version) asked
-        about (the files the cap cut short are kept in ``self._found.cut``)."""
+        about, a moved unit's versions before its move included (the files the cap cut short are kept in
+        ``self._found.cut``)."""
         versions = self._versions(wanted)
         rows = self._rows([(v.blob, rel) for rel, v in versions], wanted) if versions else {}
+        seen = [(rel, v, rows.get((v.blob, rel), [])) for rel, v in versions]
+        cut = set(self._found.cut)
+        for rel, asked in wanted.items():
+            own = [v for path, v in versions if path == rel]
+            for unit in sorted(asked.measure.units):
+                hops = self._lineage(rel, unit, own, rel in cut)
+                seen += self._inherited(rel, unit, hops)
+                self._found.versions += sum(len(hop.versions) for hop in hops)
+                cut.update(self._project_path(hop.path) for hop in hops if hop.cut)
+        self._found.cut = tuple(sorted(cut))
         walked: dict[str, list[Found]] = {rel: [] for rel in wanted}
-        for (rel, _, _), item in sorted(_earliest(versions, rows, wanted).items()):
+        for (rel, _, _), item in sorted(_earliest(seen, wanted).items()):
             walked[rel].append(item)
         return walked
+
+    # -- lineage: a unit keeps its past when it moves --------------------------------------
+
+    def _lineage(self, rel: str, unit: str, own: Sequence[FileVersion], cut: bool) -> tuple["_Hop", ...]:
+        """The moves that brought ``unit`` to ``rel``, newest first: where the unit first appears in its file's
+        history (``own``, newest first; ``cut`` when git_max_commits cut it), the unit that commit took away
+        with the same body, or nearly, is the same unit; its own file's older versions are searched again, up
+        to ``_MAX_HOPS`` moves. Every version is measured as ``rel`` is now (its role, its limits)."""
+        memo = self._found.lineage.get((rel, unit))
+        if memo is not None:
+            return memo
+        repo, commits = self.repository(), self._window()
+        hops: list[_Hop] = []
+        key, versions = unit, list(own)
+        while repo is not None and commits is not None and len(hops) < _MAX_HOPS:
+            self.blobs.rows(repo, [(v.blob, rel) for v in versions], {rel: Wanted(frozenset({key}))})
+            present = [v for v in versions if key in self.blobs.bodies(v.blob, rel)]
+            if not present or (cut and present[-1] is versions[-1]):
+                break  # never there, or there before the history read: no move to follow
+            first = present[-1]
+            body, now = self.blobs.bodies(first.blob, rel)[key]
+            found = self._ancestor(first, key, body)
+            if found is None:
+                break
+            path, old_key, exact = found
+            older, cut = commits.versions_of(path, self.settings.recurrence.git_max_commits, self._mechanical(),
+                                             older_than=first.commit)
+            self.blobs.rows(repo, [(v.blob, rel) for v in older[:1]], {rel: Wanted(frozenset({old_key}))})
+            before = self.blobs.bodies(older[0].blob, rel).get(old_key) if older else None
+            # moved unchanged (renamed, perhaps): the version before the move is the version after it
+            same = (before[1], now) if exact and before is not None and before[0] == body else None
+            hops.append(_Hop(first.commit, path, old_key, tuple(older), cut, same))
+            key, versions = old_key, older
+        self._found.lineage[(rel, unit)] = found_hops = tuple(hops)
+        return found_hops
+
+    def _inherited(self, rel: str, unit: str, hops: Sequence["_Hop"]) -> list[tuple[str, FileVersion, list[Row]]]:
+        """The rows of ``unit``'s versions before its moves, under the fingerprints and versions it has now."""
+        repo = self.repository()
+        renamed: dict[str, str] = {}
+        seen: list[tuple[str, FileVersion, list[Row]]] = []
+        for hop in hops:
+            if repo is None:
+                break
+            if hop.same is not None:
+                renamed[hop.same[0]] = renamed.get(hop.same[1], hop.same[1])
+            prefix = f"{rel}::{hop.key}::"
+            rows = self.blobs.rows(repo, [(v.blob, rel) for v in hop.versions], {rel: Wanted(frozenset({hop.key}))})
+            for version in hop.versions:
+                seen.append((rel, version, [
+                    [*row[:6], f"{rel}::{unit}::{row[6][len(prefix):]}", renamed.get(row[7], row[7])]
+                    for row in rows.get((version.blob, rel), ()) if row[6].startswith(prefix)]))
+        return seen
+
+    def _project_path(self, path: str) -> str:
+        repo = self.repository()
+        return (repo.to_project(path) if repo is not None else None) or path
+
+    def _ancestor(self, at: FileVersion, key: str, body: str) -> Optional[tuple[str, str, bool]]:
+        """The unit that commit ``at.commit`` took away and that became ``key`` of ``at.path``: (its file in
+        the commit's parent, its key there, whether its body is the same); ``None`` where the unit was new.
+        A commit never changes, so the answer is kept in the cache."""
+        cache = self.blobs.cache
+        ckey = cache.key(b"git-lineage-1", "", f"{at.commit}|{at.path}|{key}|{body}|{_ALIKE}") if cache else None
+        entry = cache.get(ckey) if ckey else None
+        if entry is not None:
+            found = entry.get("from")
+            if found is None or (isinstance(found, list) and len(found) == 3 and isinstance(found[0], str)
+                                 and isinstance(found[1], str) and isinstance(found[2], bool)):
+                return None if found is None else (found[0], found[1], found[2])
+            cache.discard(ckey, "unexpected content")
+        answer = self._search_move(at, key, body)
+        if ckey:
+            cache.put(ckey, {"from": list(answer) if answer else None})
+        return answer
+
+    def _search_move(self, at: FileVersion, key: str, body: str) -> Optional[tuple[str, str, bool]]:
+        """Among the units commit ``at.commit`` took away from the files it changed (``at.path`` itself
+        included: a unit renamed), the one whose name-less body is ``body``; else the most alike one, if
+        it is at least ``_ALIKE`` alike (a move with a small edit). Ties go to the first path and key."""
+        repo, commits = self.repository(), self._window()
+        assert repo is not None and commits is not None
+        changes = [c for c in commits.changes_at(at.commit) if c.old_blob.strip("0")]
+        blobs = [(c.old_blob, c.old_path) for c in changes] + [(c.blob, c.path) for c in changes
+                                                               if c.blob.strip("0")] + [(at.blob, at.path)]
+        nodes = self.blobs.nodes(repo, blobs)
+        gone = [(c.old_path, old_key, node) for c in changes
+                for old_key, node in sorted(nodes[c.old_blob].items())
+                if old_key not in (nodes[c.blob] if c.blob.strip("0") else {})]
+        same = sorted((path, old_key) for path, old_key, node in gone if body_hash(node) == body)
+        if same:
+            return same[0][0], same[0][1], True
+        mine = nodes[at.blob].get(key)
+        if mine is None or not gone:
+            return None
+        tokens = body_tokens(mine)
+        score, path, old_key = min((-likeness(tokens, body_tokens(node)), path, old_key) for path, old_key, node in gone)
+        return (path, old_key, False) if -score >= _ALIKE else None
 
     def _prior_key(self, wanted: Mapping[str, _Asked]) -> Optional[str]:
         """Every setting the answer depends on is in the key: a changed setting never meets an old answer."""
@@ -273,7 +383,7 @@ class GitEvidence:
             return None
         asked = sorted((rel, sorted(a.fingerprints)) for rel, a in wanted.items())
         mechanical = self._mechanical()
-        return cache.key(b"git-prior-2", "", f"{window}|{self.settings.recurrence.git_max_commits}|"
+        return cache.key(b"git-prior-3", "", f"{window}|{self.settings.recurrence.git_max_commits}|"
                                              f"{mechanical.sweep_files}|{sorted(mechanical.revs)}|{asked}")
 
     def _cached_prior(self, wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
@@ -504,7 +614,36 @@ class GitEvidence:
         """Fingerprint -> value of the red violations the base had in the files asked about (renames followed)."""
         pairs = self._base_blobs(base, sorted(wanted))
         rows = self._rows(pairs, wanted)
-        return {row[6]: row[4] for pair in pairs for row in rows.get(pair, ())}
+        values = {row[6]: row[4] for pair in pairs for row in rows.get(pair, ())}
+        values.update(self._moved_values(wanted, values))
+        return values
+
+    def _moved_values(self, wanted: Mapping[str, _Asked], values: Mapping[str, Optional[float]]) -> dict[str, Optional[float]]:
+        """The base's red values of units the branch moved to another file or name, under their fingerprints
+        now: a unit the base held elsewhere is not new. Only units without a value at the base are followed."""
+        repo, commits, branch = self.repository(), self._window(), self._branch()
+        if repo is None or commits is None or not branch:
+            return {}
+        limit, mechanical = self.settings.recurrence.git_max_commits, self._mechanical()
+        moved: dict[str, Optional[float]] = {}
+        for rel, asked in wanted.items():
+            units = sorted(u for u in asked.measure.units
+                           if any(fp.startswith(f"{rel}::{u}::") and fp not in values for fp in asked.fingerprints))
+            own, cut = commits.versions_of(repo.to_repo(rel), limit, mechanical) if units else ([], False)
+            for unit in units:
+                key, versions = unit, None
+                for hop in self._lineage(rel, unit, own, cut):
+                    if hop.commit not in branch:
+                        break  # moved before the base: the base has it where it is now
+                    key, versions = hop.key, hop.versions
+                at_base = next((v for v in versions or () if v.commit not in branch), None)
+                if at_base is None:
+                    continue
+                prefix = f"{rel}::{key}::"
+                found = self.blobs.rows(repo, [(at_base.blob, rel)], {rel: Wanted(frozenset({key}))})
+                moved.update((f"{rel}::{unit}::{row[6][len(prefix):]}", row[4])
+                             for row in found.get((at_base.blob, rel), ()) if row[6].startswith(prefix))
+        return moved
 
     def _base_blobs(self, base: str, files: Sequence[str]) -> list[tuple[str, str]]:
         """(blob at the base, path now) of each of ``files`` the base has (renames followed)."""
@@ -564,6 +703,27 @@ class LogCache:
         return found
 
 
+#: Moves followed back from one unit: past this, a chain of moves is no history anyone reads.
+_MAX_HOPS = 10
+#: How alike (:func:`~.blobs.likeness` of the canonical tokens) a new unit and one its commit took away must be
+#: to be one unit, edited as it moved: one statement added to a unit of 20 lines is about 0.98, four are about 0.92.
+_ALIKE = 0.95
+
+
+@dataclass(frozen=True)
+class _Hop:
+    """One move of a unit, walking back: in ``commit`` it came from unit ``key`` of ``path`` (the repository
+    path in the commit's parent), whose versions before the move are ``versions`` (newest first; ``cut`` when
+    git_max_commits cut them); ``same``: (version before, version after) when it moved unchanged."""
+
+    commit: str
+    path: str
+    key: str
+    versions: tuple[FileVersion, ...]
+    cut: bool
+    same: Optional[tuple[str, str]]
+
+
 @dataclass(frozen=True)
 class _Asked:
     """A file's red fingerprints in the run, and what of its past versions to measure for them."""
@@ -584,13 +744,14 @@ def _moment(stamp: int) -> datetime:
     return datetime.fromtimestamp(clamp_time(stamp), timezone.utc)
 
 
-def _earliest(versions: Sequence[tuple[str, FileVersion]], rows: Mapping[tuple[str, str], list[Row]],
+def _earliest(seen: Iterable[tuple[str, FileVersion, Sequence[Row]]],
               wanted: Mapping[str, _Asked]) -> dict[tuple[str, str, str], Found]:
-    """(path, fingerprint, version) -> the finding of its earliest commit."""
+    """(path, fingerprint, version) -> the finding of its earliest commit, of each (path now, version, its
+    rows)."""
     earliest: dict[tuple[str, str, str], Found] = {}
-    for rel, version in versions:  # newest first: a later write is an earlier commit
+    for rel, version, rows in seen:  # newest first: a later write is an earlier commit
         asked = wanted[rel].fingerprints
-        for row in (r for r in rows.get((version.blob, rel), ()) if r[6] in asked):
+        for row in (r for r in rows if r[6] in asked):
             found = earliest.get((rel, row[6], row[7]))
             if found is None or version.time <= found[2]:
                 earliest[(rel, row[6], row[7])] = (row, version.commit, version.time, version.mechanical)
