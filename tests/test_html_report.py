@@ -7,6 +7,7 @@ The browser tests use Chromium's own command line (``--dump-dom`` for the render
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import struct
@@ -27,8 +28,7 @@ from .reports_helpers import FINAL, STEPS, demo_copy, ladder, three_edits
 
 SERIES_COLOURS = {"red": (0xD9, 0x2D, 0x20), "yellow": (0xF0, 0xB4, 0x29), "occurrences": (0x2E, 0x6F, 0xDB)}
 CURRENT_HEAD = ["severity", "file", "line", "unit", "rule", "actual", "limit", "vs limit"]
-HOTSPOT_HEAD = ["file", "unit", "rule", "actual", "limit", "line", "as of", "occurrences", "days", "first seen",
-                "last seen"]
+HOTSPOT_HEAD = ["file", "unit", "rules", "line", "as of", "occurrences", "days", "first", "last", "status"]
 
 
 class Page(HTMLParser):
@@ -141,11 +141,22 @@ def test_current_violations_come_red_first_then_worst_first(shop):
     assert ["red", "src/shop/pricing.py", "1", "price", "LAD102 cognitive_max", "25", "15", "+67%"] in rows
 
 
-def test_hotspots_show_the_current_actual_limit_and_line(shop):
-    rows = Page(shop.read_text()).table(HOTSPOT_HEAD)
-    assert ["src/shop/pricing.py", "price", "cognitive_max", "25", "15", "1", "now", "3", "2", "2026-11-02",
-            "2026-11-03"] in rows
-    assert {row[6] for row in rows} == {"now"}
+def test_hotspots_come_first_one_row_per_unit_with_the_current_values(shop):
+    page = Page(shop.read_text())
+    assert page.headings[1:3] == ["Recurring hotspots", "Current violations"]
+    assert page.table(HOTSPOT_HEAD) == [["src/shop/pricing.py", "price", "cyclomatic 12 > 10, cognitive 25 > 15, ABC "
+                                         "20.32 > 17", "1", "now", "3", "2", "2026-11-02", "2026-11-03", "recurring"]]
+
+
+def test_a_unit_whose_rules_recurred_differently_says_each_count(tmp_path):
+    settings = project_settings(tmp_path)
+    events = [make_event(unit_hash=f"v{i}", when=at(i), actual=20.0) for i in range(3)]
+    events += [make_event("src/a.py::f::abc_max", unit_hash=f"v{i}", when=at(i + 1), actual=30.0)
+               for i in range(2)]
+    rules = settings.replace(recurrence=dataclasses.replace(settings.recurrence, hotspot_min_count=2))
+    [row] = Page(html_report(build_view(Aggregate().add_all(events), rules, at(4)), "shop")).table(HOTSPOT_HEAD)
+    assert row[2:] == ["cognitive 20 > 15, ABC 30 > 15 (2 versions over the limit on 2 days)", "1", "last seen", "3",
+                       "3", "2026-11-01", "2026-11-03", "recurring"]
 
 
 def test_numeric_headers_are_aligned_as_their_cells(shop):
@@ -159,7 +170,7 @@ def test_an_unchecked_view_says_its_values_are_last_seen(tmp_path):
     settings = project_settings(tmp_path)
     aggregate = Aggregate().add_all(make_event(unit_hash=f"v{i}", when=at(i), actual=20.0 + i) for i in range(3))
     page = Page(html_report(build_view(aggregate, settings, at(4)), "shop"))
-    assert page.table(HOTSPOT_HEAD)[0][:7] == ["src/a.py", "f", "cognitive_max", "22", "15", "1", "last seen"]
+    assert page.table(HOTSPOT_HEAD)[0][:5] == ["src/a.py", "f", "cognitive 22 > 15", "1", "last seen"]
     assert "Current violations" in page.headings
 
 
@@ -198,8 +209,8 @@ def test_chromium_renders_the_tables_and_the_labelled_axes(chromium, shop):
     assert {"Current violations", "Trend per day", "Recurring hotspots", "Patterns"} <= set(page.headings)
     assert ["red", "src/shop/legacy.py", "1", "legacy_report", "LAD102 cognitive_max", "25", "15", "+67%"] in \
         page.table(CURRENT_HEAD)
-    assert ["src/shop/pricing.py", "price", "abc_max", "20.32", "17", "1", "now"] in \
-        [row[:7] for row in page.table(HOTSPOT_HEAD)]
+    assert ["src/shop/pricing.py", "price", "cyclomatic 12 > 10, cognitive 25 > 15, ABC 20.32 > 17", "1", "now"] in \
+        [row[:5] for row in page.table(HOTSPOT_HEAD)]
     assert {"2026-11-02", "2026-11-03", "count", "day (UTC)"} <= set(page.labels)
     assert len(page.visible_dots()) == 6 and sum(t == "polyline" for t, _ in page.shapes) == 3
 

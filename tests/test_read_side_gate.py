@@ -16,12 +16,14 @@ import pytest
 
 from .git_helpers import PYPROJECT, commit, nested, needs_git, new_repo
 from .reports_helpers import FINAL, ladder, three_edits
+from .test_html_report import Page
 
 pytestmark = needs_git
 
 NOW = "2026-11-06T12:00:00Z"
 ENV = {"LADDER_NOW": NOW, "CI": ""}
 KNOWN = "known from history; fails on its next edit that leaves it over the limit"
+HOTSPOT_HEAD = ["file", "unit", "rules", "line", "as of", "occurrences", "days", "first", "last", "status"]
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +101,20 @@ def test_brief_and_rules_block_say_the_known_hotspots_are_known(shop):
     assert block.count("### Major: 'legacy' in src/shop/legacy.py") == 3
     assert block.count("It is known from history: the recurrence gate (LAD900) does not fail on it yet; its next "
                        "edit that leaves it over the limit fails the run") == 3
+
+
+def test_the_html_page_gives_one_row_per_unit_first_and_dates_covering_git(shop, tmp_path):
+    target = tmp_path / "report.html"
+    assert _run(shop, "report", "--html", str(target)).returncode == 0
+    page = Page(target.read_text())
+    assert page.headings[1] == "Recurring hotspots"  # before the current violations and the trend
+    rows = page.table(HOTSPOT_HEAD)
+    assert [row[1] for row in rows] == ["price", "legacy"]
+    assert rows[0][2] == "cyclomatic 19 > 10, cognitive 36 > 15, ABC 36.67 > 17"
+    assert rows[0][5:] == ["3", "3", "2026-11-04", "2026-11-06", "recurring"]
+    assert rows[1][5:] == ["3", "3", "2026-11-01", "2026-11-03", KNOWN]
+    assert "2026-11-01" in page.labels and "2026-11-06" in page.labels  # git's dates, older than the retention
+    assert "2026-11-01T10:00:00.000000Z to 2026-11-06T10:00:00.000000Z" in target.read_text()
 
 
 def test_without_git_the_log_alone_is_read_as_before(tmp_path):

@@ -1,10 +1,12 @@
 """``ladder report --html FILE``: one self-contained HTML page.
 
-No scripts, no fonts, no network: inline CSS and an inline SVG chart of the per-day
-trend (labelled axes, a dot on every day so that a one-day history still shows), then
-the current code's violations (red first, worst first), the hotspots with their actual
-value, limit and line, the resolved hotspots, patterns and per-area tables. Every value
-is HTML-escaped after control and bidi characters are stripped.
+No scripts, no fonts, no network: inline CSS. First the recurring hotspots, one row per
+unit with every rule it breaks (actual against limit), its line, counts and dates, and
+whether the gate fails on it or knows it from history; then the current code's
+violations (red first, worst first), an inline SVG chart of the per-day trend (labelled
+axes, a dot on every day so that a one-day history still shows; its days cover git's
+versions where git was read), the resolved hotspots, patterns and per-area tables.
+Every value is HTML-escaped after control and bidi characters are stripped.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from ..analysis.report import Violation
 from ..analysis.thresholds import RED
-from ..history.recurrence import Recurrence
+from ..catalogue import number
+from ..history.gate import KNOWN_TAIL
+from ..history.recurrence import Recurrence, rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean
-from ..catalogue import number
-from .summary import last_seen_text
+from .summary import last_seen_text, last_text
 
 __all__ = ["html_report", "FeedbackSection"]
 
@@ -260,20 +263,47 @@ def _current(violations: Optional[Sequence[Violation]]) -> str:
             f"{table}")
 
 
-def _hotspot_row(view: HistoryView, r: Recurrence) -> list[object]:
-    """A hotspot with the current code's actual, limit and line, or the last seen ones, said so."""
+def _measured(view: HistoryView, r: Recurrence) -> str:
+    """``cognitive 25 > 15``: the current code's value against its limit, or the last seen one."""
+    from ..plugins import known_rules
+
     now = view.now_of(r)
-    values = ((r.last_actual, r.last_limit, r.last_line, "last seen") if now is None
-              else (now.actual, now.limit, now.line, "now"))
-    return [r.path, r.unit or "(file)", r.rule_key, number(values[0]), number(values[1]), values[2],
-            values[3], r.occurrences, r.distinct_days, (r.first_seen or "-")[:10], (r.last_seen or "-")[:10]]
+    actual, limit = (r.last_actual, r.last_limit) if now is None else (now.actual, now.limit)
+    rule = next((rule for rule in known_rules() if rule.key == r.rule_key), None)
+    if rule is not None:
+        return rule.brief(actual, limit)
+    return f"{r.rule_key} {number(actual)} {'<' if rule_kind(r.rule_key) == 'min' else '>'} {number(limit)}"
+
+
+def _code(rule_key: str) -> str:
+    from ..plugins import known_rules
+
+    return next((rule.code for rule in known_rules() if rule.key == rule_key), rule_key)
+
+
+def _unit_row(view: HistoryView, recs: Sequence[Recurrence]) -> list[object]:
+    """One unit's hotspots in one row, its rules in code order; a rule counted differently from the unit's
+    most says its own count. The gate fails on the unit when it fails on any of its rules."""
+    recs = sorted(recs, key=lambda r: _code(r.rule_key))
+    most = max(recs, key=lambda r: (r.occurrences, r.distinct_days))
+    rules = ", ".join(_measured(view, r) + ("" if r.describe() == most.describe() else f" ({r.describe()})")
+                      for r in recs)
+    now = view.now_of(recs[0])
+    line, when = (recs[0].last_line, "last seen") if now is None else (now.line, "now")
+    first = min((r.first_seen for r in recs if r.first_seen), default="-")
+    return [recs[0].path, recs[0].unit or "(file)", rules, line, when, most.occurrences, most.distinct_days,
+            first[:10], max(last_text(r) for r in recs),
+            "recurring" if any(r.triggered for r in recs) else KNOWN_TAIL]
 
 
 def _hotspots(view: HistoryView) -> str:
-    note = ("actual, limit and line from the current code" if view.checked
-            else "the code was not checked: actual, limit and line as last seen")
-    table = _table(["file", "unit", "rule", "actual", "limit", "line", "as of", "occurrences", "days",
-                    "first seen", "last seen"], (_hotspot_row(view, r) for r in view.hotspots), (3, 4, 5, 7, 8))
+    note = ("one row per unit; actual, limit and line from the current code" if view.checked
+            else "one row per unit; the code was not checked: actual, limit and line as last seen")
+    units: dict[tuple[str, Optional[str]], list[Recurrence]] = {}
+    for rec in view.hotspots:  # the view's order: those the gate fails on first
+        units.setdefault((rec.path, rec.unit), []).append(rec)
+    table = _table(["file", "unit", "rules", "line", "as of", "occurrences", "days", "first", "last", "status"],
+                   (_unit_row(view, recs) for recs in units.values()), (3, 5, 6))
     return f'<h2>Recurring hotspots</h2><p class="muted">{note}</p>{table}'
 
 
@@ -328,6 +358,6 @@ def html_report(view: HistoryView, project: str, violations: Optional[Sequence[V
         f"<h1>ladder report: {_e(project)}</h1>"
         f'<p class="muted">{_e(view.sources)}, {_e(view.oldest or "-")} to {_e(view.newest or "-")}; '
         f"occurrences counted by {_e(view.count_mode)}; generated {_e(view.now)}</p>"
-        f"{_current(violations)}{_trend(view)}{_hotspots(view)}{_resolved(view)}<h2>Patterns</h2>{pats}"
+        f"{_hotspots(view)}{_current(violations)}{_trend(view)}{_resolved(view)}<h2>Patterns</h2>{pats}"
         f"<h2>By area</h2>{areas}<h2>By role</h2>{roles}{_ladder(feedback)}</body></html>\n"
     )
