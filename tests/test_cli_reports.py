@@ -123,8 +123,9 @@ def test_a_fixed_hotspot_is_resolved_everywhere_it_is_read(tmp_path):
     page = tmp_path / "report.html"
     ladder(["report", "--html", str(page)], project, LADDER_NOW=FINAL)
     html = page.read_text()
-    hot = html[html.index("Recurring hotspots"):]  # the current violations above list price's yellow ones
-    assert hot.index("Resolved hotspots") < hot.index("price") < hot.index("Patterns")
+    assert "price" not in html[html.index("Recurring hotspots"):html.index("Current violations")]
+    resolved = html[html.index("Resolved hotspots"):]  # the current violations above list price's yellow ones
+    assert resolved.index("price") < resolved.index("Patterns")
     assert not re.search(r'>red</span></td><td>src/shop/pricing\.py</td><td class="n">\d+</td><td>price<', html)
     assert not [s for s in json.loads(ladder(["recommend", "--format", "json"], project, LADDER_NOW=FINAL).stdout)[
         "suggestions"] if "price" in s["text"]]
