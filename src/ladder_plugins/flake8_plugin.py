@@ -79,9 +79,7 @@ class LadderChecker:
     record: ClassVar[bool] = True
     from_stdin: ClassVar[bool] = False
     settings: ClassVar[Any] = None
-    analyzer: ClassVar[Any] = None
-    history: ClassVar[Any] = None  # the history before this run, read once per process
-    evidence: ClassVar[Any] = None  # what git knows (GitEvidence), per process
+    pipeline: ClassVar[Any] = None  # the run (history.pipeline.RunPipeline), per process
     config_error: ClassVar[Optional[str]] = None
     say: ClassVar[Any] = None  # this run's WarnOnce: each warning once per process
 
@@ -134,8 +132,7 @@ class LadderChecker:
         from .errors import WarnOnce
 
         cls.say = WarnOnce(_print_warning)
-        cls.history = None
-        cls.evidence = None
+        cls.pipeline = None
         cls.settings = None
         cls.config_error = None
         cls.enabled = lad_selected(options, list(RULES))
@@ -146,65 +143,33 @@ class LadderChecker:
 
     @classmethod
     def _load(cls, options: Any) -> None:
-        from .analysis.analyzer import Analyzer
-        from .errors import LadderError
-        from .history.run import RUN_ID_ENV, RunContext
-        from .history.store import HistoryStore
+        """The run, prepared once per process. The run's first process says what it found (a shallow clone,
+        git failing, nothing writable) and asks git before any file, so that forked workers inherit the
+        answers; a spawned worker keeps quiet about what its parent has said. Input from stdin (an editor's
+        buffer, not a file of the project) writes nothing: no history, no cache."""
+        from .errors import LadderError, WarnOnce
+        from .history.pipeline import RunOptions, RunPipeline
+        from .history.run import RUN_ID_ENV
 
         owner = _claim_run_id(RUN_ID_ENV)
+        heard = cls.say if owner else WarnOnce()
+        keep = not cls.from_stdin
         try:
             cls.settings = _settings(options)
-            RunContext.create("flake8", cls.settings.mode, cls.settings.repo_id)  # LADDER_NOW, LADDER_ACTOR
+            cls.pipeline = RunPipeline.prepare(cls.settings, "flake8", heard, RunOptions(
+                record=cls.record and keep, use_cache=keep and not getattr(options, "ladder_no_cache", False),
+                ask_git_now=True))
         except LadderError as exc:
             cls.config_error = str(exc)
             return
-        access = cls._write_access(not getattr(options, "ladder_no_cache", False), owner)
-        # One analyzer per process (workers inherit it or build their own): rules and cache resolved once.
-        cls.analyzer = Analyzer.for_run(cls.settings, use_cache=access.cache, warn=cls.say)
-        cls.evidence = cls._evidence(owner)
+        if not owner:  # a spawned worker: later warnings are its own to say
+            cls.say = WarnOnce(_print_warning, said=heard.said)
+            cls.pipeline.warn = cls.say
+            if cls.pipeline.evidence is not None:
+                cls.pipeline.evidence.warn_to(cls.say)
+        cls.record = cls.pipeline.access.record
         if owner:  # forked workers inherit the history; spawned ones read the summary saved here
-            cls.history = HistoryStore(cls.settings, warn=cls.say).load(save=access.record)
-
-    @classmethod
-    def _evidence(cls, owner: bool) -> Any:
-        """What git knows, asked up front: a shallow clone, a missing or failing git is said by the run's first
-        process (forked workers inherit what it found), not again by each spawned worker. A ``--ladder-base``
-        that names no commit is a configuration error."""
-        from .errors import LadderError, WarnOnce
-        from .history.workspace import git_wanted
-
-        if not git_wanted(cls.settings):
-            return None  # outside git: the log alone, git's modules not imported
-        from .history.evidence import GitEvidence
-
-        heard = cls.say if owner else WarnOnce()
-        evidence = GitEvidence(cls.settings, cache=cls.analyzer.cache, pm=cls.analyzer.pm, warn=heard)
-        evidence.prepare()
-        if not owner:
-            cls.say = WarnOnce(_print_warning, said=[*cls.say.said, *heard.said])
-            evidence.warn_to(cls.say)
-        try:
-            evidence.check()
-        except LadderError as exc:
-            cls.config_error = str(exc)
-        return evidence
-
-    @classmethod
-    def _write_access(cls, use_cache: bool, owner: bool) -> Any:
-        """What this run may write; a problem is said once, by the run's first process, not per worker. Input
-        from stdin (an editor's buffer, not a file of the project) writes nothing: no history, no cache."""
-        from .errors import WarnOnce
-        from .history.preflight import check_write_access
-
-        keep = not cls.from_stdin
-        access = check_write_access(cls.settings, record=cls.record and keep, cache=use_cache and keep)
-        cls.record = access.record
-        if owner:
-            for message in access.warnings:
-                cls.say(message)
-        else:  # a spawned worker: the parent has said it
-            cls.say = WarnOnce(_print_warning, said=access.warnings)
-        return access
+            cls.pipeline.load(save=cls.record)
 
     def run(self) -> Iterator[Error]:
         if not self.enabled:
@@ -227,7 +192,7 @@ class LadderChecker:
 
         rel, inside = relative_path(Path(self.filename), self.settings.root)
         tree = self.tree if isinstance(self.tree, ast.Module) else None
-        report = self.analyzer.source("".join(self.lines), rel, HostInput(tree=tree, tokens=self.tokens))
+        report = self.pipeline.analyzer.source("".join(self.lines), rel, HostInput(tree=tree, tokens=self.tokens))
         if report.skipped:
             self.say(f"{self.filename}: not analysed: {report.skipped}")
             return []
@@ -236,42 +201,19 @@ class LadderChecker:
     def _errors(self, report: Any, *, record: bool) -> list[Error]:
         """Record the file's violations, decide the gate, and say both as flake8 errors."""
         from .analysis.thresholds import RED
+        from .history.events import events_from_violations
 
-        events, gate = self._decide(report, record)
+        pipeline = self.pipeline
+        pipeline.load(save=False)  # the history before this run, once per process
+        events = events_from_violations(report.violations, pipeline.run)
+        gate = pipeline.judge(events)
+        if record and not pipeline.record_part(events, gate):
+            type(self).record = False  # said once; this process records nothing more (no 2 s wait per file)
         errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
         if self.settings.mode != "advisory":
             errors += [(line, 0, text, type(self)) for line, text in _hotspots(events, gate, self.settings)]
             errors += [(f.event.line, 0, f.text, type(self)) for f in gate.failures if f.reason in ("new", "worse")]
         return sorted(errors, key=lambda e: (e[0], e[2][:6]))  # stable: a unit's LAD900s in rule-code order
-
-    def _decide(self, report: Any, record: bool) -> tuple[list[Any], Any]:
-        """This file's events and gate decision (history before the run plus the file); records them."""
-        from .history.events import events_from_violations
-        from .history.gate import Gate
-        from .history.recorder import gate_events
-        from .history.run import RunContext
-
-        settings, history = self.settings, self._history()
-        run = RunContext.create("flake8", settings.mode, settings.repo_id)
-        events = events_from_violations(report.violations, run)
-        gate = Gate(run.mode, settings, run.now).decide(events, history.aggregate, self.evidence)
-        if record and not history.read_only:
-            written = self._store().append_events(events + gate_events(gate), now=run.now,
-                                                  known=history.aggregate.knows)
-            if written is None:  # said once; this process records nothing more (no 2 s wait per file)
-                type(self).record = False
-        return events, gate
-
-    def _store(self) -> Any:
-        from .history.store import HistoryStore
-
-        return HistoryStore(self.settings, warn=self.say)
-
-    def _history(self) -> Any:
-        """The history as it was before this run, loaded on first use in each process."""
-        if type(self).history is None:
-            type(self).history = self._store().load(save=False)
-        return type(self).history
 
 
 def _settings(options: Any) -> Any:

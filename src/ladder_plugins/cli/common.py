@@ -148,7 +148,7 @@ def _progress() -> Optional[Callable[[int, int], None]]:
 
 
 def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, record: bool = False,
-            tool: str = "cli", git: bool = False) -> tuple[Any, Any]:
+            git: bool = False) -> tuple[Any, Any]:
     """The analysis of the paths asked for, and the run it belongs to (a
     :class:`~ladder_plugins.history.pipeline.RunPipeline`: what the run may write, its say-it-once warning
     sink, what git knows where ``git``). A run that records nothing and reads no git hashes only the red
@@ -156,12 +156,12 @@ def analyse(args: argparse.Namespace, settings: Any, *, hashes: bool = True, rec
     from ..analysis.discovery import default_paths
     from ..analysis.parallel import default_jobs
     from ..errors import WarnOnce
-    from ..history.pipeline import RunPipeline
+    from ..history.pipeline import RunOptions, RunPipeline
 
     jobs = getattr(args, "jobs", None) or default_jobs()
-    pipeline = RunPipeline.prepare(settings, tool, warn=WarnOnce(warn), record=record,
-                                   use_cache=not getattr(args, "no_cache", False), hashes=hashes, only_known=git,
-                                   jobs=jobs, git=git)
+    pipeline = RunPipeline.prepare(settings, "cli", WarnOnce(warn), RunOptions(
+        record=record, use_cache=not getattr(args, "no_cache", False), hashes=hashes, only_known=git, jobs=jobs,
+        git=git))
     paths = args.paths or [settings.root / p for p in default_paths(settings)]
     return pipeline.analyzer.paths(paths, progress=_progress(), jobs=jobs), pipeline
 

@@ -32,7 +32,31 @@ from .preflight import WriteAccess, check_write_access
 from .recorder import Recorder, RunOutcome, gate_events
 from .run import RunContext
 
-__all__ = ["RunPipeline"]
+__all__ = ["RunOptions", "RunPipeline"]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a front end runs: what it may write, what it hashes, how it asks git.
+
+    ``access``: what a worker process was told it may write (its controller checked and said it); otherwise
+    it is checked from ``record`` and ``use_cache`` and each problem said. ``run``: the identity a worker
+    shares with its controller. ``only_known``: a run that records nothing, caches nothing and reads no git
+    hashes only the red units the history knows. ``jobs``: processes for git's cold walk. ``git``: false
+    where git is not this run's business (the numbers alone). ``ask_git_now``: read the repository and its
+    commits before any file, for a process that forks workers (they inherit the answers, and a failure is
+    said once).
+    """
+
+    record: bool = True
+    use_cache: bool = True
+    access: Optional[WriteAccess] = None
+    run: Optional[RunContext] = None
+    hashes: bool = True
+    only_known: bool = False
+    jobs: Optional[int] = None
+    git: bool = True
+    ask_git_now: bool = False
 
 
 @dataclass
@@ -52,33 +76,24 @@ class RunPipeline:
     _loaded: Any = field(default=None, repr=False)
 
     @classmethod
-    def prepare(cls, settings: Settings, tool: str, *, warn: Callable[[str], None], record: bool = True,
-                use_cache: bool = True, access: Optional[WriteAccess] = None, run: Optional[RunContext] = None,
-                hashes: bool = True, only_known: bool = False, jobs: Optional[int] = None,
-                git: bool = True, ask_git_now: bool = False) -> "RunPipeline":
-        """Everything a run needs before it reads a file.
-
-        ``access``: what a worker process was told it may write (its controller checked and said it);
-        otherwise it is checked here and each problem said through ``warn``. ``run``: the identity a worker
-        shares with its controller. ``only_known``: a run that records nothing, caches nothing and reads no
-        git hashes only the red units the history knows. ``jobs``: processes for git's cold walk. ``git``:
-        false where git is not this run's business (the numbers alone) or another process already asked it
-        for this run. ``ask_git_now``: read the repository and its commits before any file, for a process
-        that forks workers (they inherit the answers, and a failure is said once).
-        """
+    def prepare(cls, settings: Settings, tool: str, warn: Callable[[str], None],
+                options: RunOptions = RunOptions()) -> "RunPipeline":
+        """Everything a run of ``tool`` needs before it reads a file (see :class:`RunOptions`); problems are
+        said through ``warn``, a usage error raised."""
         from ..analysis.analyzer import Analyzer
 
-        run = run or RunContext.create(tool, settings.mode, settings.repo_id)
+        run = options.run or RunContext.create(tool, settings.mode, settings.repo_id)
+        access = options.access
         if access is None:
-            access = check_write_access(settings, record=record, cache=use_cache)
+            access = check_write_access(settings, record=options.record, cache=options.use_cache)
             for message in access.warnings:
                 warn(message)
         pipeline = cls(settings, run, access, warn)
-        versions = pipeline._known() if only_known and not (access.record or access.cache) else None
-        pipeline.analyzer = Analyzer.for_run(settings, hashes=hashes, use_cache=access.cache, warn=warn,
+        versions = pipeline._known() if options.only_known and not (access.record or access.cache) else None
+        pipeline.analyzer = Analyzer.for_run(settings, hashes=options.hashes, use_cache=access.cache, warn=warn,
                                              versions=versions)
-        if git:
-            pipeline.evidence = pipeline._git(jobs, ask_git_now)
+        if options.git:
+            pipeline.evidence = pipeline._git(options.jobs, options.ask_git_now)
         return pipeline
 
     def _known(self) -> Optional[Container[str]]:
