@@ -35,12 +35,11 @@ class _State:
 
     settings: Any
     run: Any
-    analyzer: Any
-    history: Any
+    #: the session's run (history.pipeline.RunPipeline): analyzer, history before the session, git's evidence
+    pipeline: Any
     record: bool
     is_worker: bool
     warn: Any  # a WarnOnce collecting this process's warnings for the terminal summary
-    evidence: Any = None  # what git knows (GitEvidence)
     #: the paths given to pytest, relative to the root (POSIX); ``None`` when it was given none
     selection: Optional[tuple[str, ...]] = None
     #: files pytest collected tests from, deselected ones included: their role does not depend on ``-k``
@@ -108,18 +107,17 @@ def _settings_and_run(config: pytest.Config) -> tuple[Any, Any]:
 
 
 def _make_state(config: pytest.Config) -> _State:
-    from .analysis.analyzer import Analyzer
     from .errors import WarnOnce
-    from .history.store import HistoryStore
+    from .history.pipeline import RunOptions, RunPipeline
 
     settings, run = _settings_and_run(config)
     workerinput = getattr(config, "workerinput", None)
     access = _access(config, settings)
     warn = WarnOnce(said=access.warnings)
-    history = HistoryStore(settings, warn=warn).peek()  # the history before this session, read once
-    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
-    return _State(settings, run, analyzer, history, access.record, workerinput is not None, warn,
-                  evidence=_evidence(settings, analyzer, warn, run), selection=_selection(config, settings.root))
+    pipeline = RunPipeline.prepare(settings, "pytest", warn, RunOptions(access=access, run=run))
+    pipeline.history  # the history before this session, read once, before any item records
+    return _State(settings, run, pipeline, access.record, workerinput is not None, warn,
+                  selection=_selection(config, settings.root))
 
 
 def _selection(config: pytest.Config, root: Path) -> Optional[tuple[str, ...]]:
@@ -137,19 +135,6 @@ def _selection(config: pytest.Config, root: Path) -> Optional[tuple[str, ...]]:
         return None
     base = config.invocation_params.dir
     return tuple(relative_path(base / arg.split("::")[0], root)[0] for arg in config.args)
-
-
-def _evidence(settings: Any, analyzer: Any, warn: Any, run: Any) -> Any:
-    """What git knows for the session; ``None`` (and git's modules not imported) outside git."""
-    from .history.workspace import git_wanted
-
-    if not git_wanted(settings):
-        return None
-    from .history.evidence import GitEvidence
-
-    evidence = GitEvidence(settings, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=run.now)
-    evidence.check()
-    return evidence
 
 
 def _access(config: pytest.Config, settings: Any) -> Any:
@@ -175,7 +160,7 @@ def pytest_configure_node(node: Any) -> None:
     state = _state(node.config)
     if state is not None:
         node.workerinput[_RUN_ID_KEY] = state.run.run_id
-        node.workerinput[_CACHE_KEY] = state.analyzer.cache is not None
+        node.workerinput[_CACHE_KEY] = state.pipeline.analyzer.cache is not None
         node.workerinput[_PATHS_KEY] = None if state.selection is None else list(state.selection)
 
 
@@ -323,20 +308,19 @@ class LadderItem(_ReportItem):
     def runtest(self) -> None:
         from .analysis.analyzer import HostInput
         from .history.events import events_from_violations
-        from .history.gate import Gate
 
         state = _state(self.config)
         assert state is not None  # items exist only with --ladder
         # a test the session does not run is not judged, even where the file-name heuristics would find one
         collected = HostInput(test_names=state.collected.get(self.rel, frozenset()),
                               collected=self.rel in state.test_files)
-        report = state.analyzer.source(self.path.read_bytes(), self.rel, collected)
+        report = state.pipeline.analyzer.source(self.path.read_bytes(), self.rel, collected)
         if report.skipped:
             state.skipped.append((self.rel, report.skipped))
             pytest.skip(f"not analysed: {report.skipped}")
         events = events_from_violations(report.violations, state.run)
         state.events.extend(events)
-        gate = Gate(state.run.mode, state.settings, state.run.now).decide(events, state.history, state.evidence)
+        gate = state.pipeline.judge(events)
         if gate.failed:
             raise LadderFailure(_failure_text(report, gate))
 
@@ -446,10 +430,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.config.workeroutput["ladder_skipped"] = [list(p) for p in state.skipped]  # type: ignore[attr-defined]
         session.config.workeroutput["ladder_warnings"] = state.warn.said  # type: ignore[attr-defined]
         return
-    from .history.recorder import Recorder
-
-    recorder = Recorder(state.settings, state.run, state.warn, state.evidence)
-    state.outcome = recorder.events(state.events, record=state.record)
+    state.outcome = state.pipeline.finish(state.events, record=state.record)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -71,6 +71,8 @@ def session_summary(state: Any) -> list[str]:
     outcome = state.outcome
     lines = [f"mode {state.settings.mode}, run {clean(state.run.run_id)}, "  # LADDER_RUN_ID is the environment's
              f"{outcome.recorded} events recorded in {clean(outcome.history_dir)}"]
+    if outcome.gate.note:
+        lines.append(f"history read: {clean(outcome.gate.note)}")
     lines += ["violations per rule:"] + _per_rule(state.events)
     lines += ["recurring hotspots of this run:"] + _hotspot_lines(state)
     lines += ["patterns in the history:"] + _pattern_lines(state)
