@@ -22,6 +22,7 @@ from .reports_helpers import ladder
 pytestmark = needs_git
 
 LATER = "2026-11-05T12:00:00Z"
+PRICING = "src/shop/pricing.py"
 EVERY_HOTSPOT = "\n[tool.ladder.recurrence]\nhotspot_min_count = 1\nhotspot_min_days = 1\n"
 #: unit -> (its file and name after the move, how its body changes in the move commit)
 MOVES = {
@@ -42,26 +43,28 @@ def _pricing(units: dict[str, str]) -> str:
     return "\n\n".join(units.values()) if units else "X = 1\n"
 
 
+def _move(unit: str, staying: dict[str, str]) -> dict[str, str]:
+    """The files of the commit that moves ``unit`` out of pricing.py, where ``staying`` stay."""
+    path, name, change = MOVES[unit]
+    if path == PRICING:
+        return {PRICING: _pricing({**staying, unit: _body(name, 6, change)})}
+    return {PRICING: _pricing(staying), path: _body(name, 6, change)}
+
+
 @pytest.fixture(scope="module")
 def moves(tmp_path_factory):
     """Five units over the limit edited on 1 and 2 November in pricing.py; on 3 November each moves in a
-    commit of its own (so no two candidates meet in one commit); on 4 November each is edited where it is."""
+    commit of its own (so no two candidates meet in one commit; the one renamed in place last); on 4 November
+    each is edited where it is."""
     repo = new_repo(tmp_path_factory.mktemp("lineage") / "shop")
-    units = {unit: nested(unit, 5) for unit in MOVES}
-    commit(repo, {"src/shop/pricing.py": _pricing(units)}, "2026-11-01T10:00:00Z", "day 1")
-    units = {unit: nested(unit, 6) for unit in MOVES}
-    commit(repo, {"src/shop/pricing.py": _pricing(units)}, "2026-11-02T10:00:00Z", "day 2")
-    for n, (unit, (path, name, change)) in enumerate(MOVES.items()):
-        del units[unit]
-        files = {"src/shop/pricing.py": _pricing(units), path: _body(name, 6, change)}
-        if path == "src/shop/pricing.py":
-            files = {path: _pricing({**units, unit: _body(name, 6, change)})}
-            units[unit] = _body(name, 6, change)
-        commit(repo, files, f"2026-11-03T10:{n:02d}:00Z", f"move {unit}")
-    edited = {path: _body(name, 7, change) for unit, (path, name, change) in MOVES.items()
-              if path != "src/shop/pricing.py"}
-    edited["src/shop/pricing.py"] = _pricing({"in_place": _body("in_place_cost", 7, 0)})
-    commit(repo, edited, "2026-11-04T10:00:00Z", "day 4")
+    commit(repo, {PRICING: _pricing({unit: nested(unit, 5) for unit in MOVES})}, "2026-11-01T10:00:00Z", "day 1")
+    staying = {unit: nested(unit, 6) for unit in MOVES}
+    commit(repo, {PRICING: _pricing(staying)}, "2026-11-02T10:00:00Z", "day 2")
+    for n, unit in enumerate(MOVES):
+        del staying[unit]
+        commit(repo, _move(unit, staying), f"2026-11-03T10:{n:02d}:00Z", f"move {unit}")
+    commit(repo, {path: _body(name, 7, change) for path, name, change in MOVES.values()}, "2026-11-04T10:00:00Z",
+           "day 4")
     return repo
 
 

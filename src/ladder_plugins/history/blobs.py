@@ -56,17 +56,21 @@ class Wanted:
         return Wanted(self.units | set(entry["units"]), self.file or entry["file"])
 
 
+#: What one blob holds: its rows, and the body and unit hash of each measured unit present.
+_Measured = tuple[list[Row], dict[str, list[str]]]
 #: What to measure in one file's blobs, and the blobs (id, bytes).
 Task = tuple[Wanted, list[tuple[str, bytes]]]
 
 
 def _valid(entry: Any) -> bool:
     """The shape of an entry; its rows are ours (the cache checks each entry's digest), so not re-checked."""
-    bodies = entry.get("bodies") if isinstance(entry, dict) else None
     return (isinstance(entry, dict) and isinstance(entry.get("red"), list) and isinstance(entry.get("file"), bool)
-            and isinstance(entry.get("units"), list) and isinstance(bodies, dict)
-            and all(isinstance(b, list) and len(b) == 2 and all(isinstance(h, str) for h in b)
-                    for b in bodies.values()))
+            and isinstance(entry.get("units"), list) and _valid_bodies(entry.get("bodies")))
+
+
+def _valid_bodies(bodies: Any) -> bool:
+    return isinstance(bodies, dict) and all(
+        isinstance(pair, list) and len(pair) == 2 and all(isinstance(h, str) for h in pair) for pair in bodies.values())
 
 
 def _row(v: Any) -> Row:
@@ -181,12 +185,11 @@ class BlobFindings:
         keep = sorted(blobs, key=lambda blob: blob not in asked)[:_MAX_PER_FILE]
         self.cache.put(self._key(rel), {"blobs": {blob: blobs[blob] for blob in keep}})
 
-    def measure_file(self, rel: str, want: Wanted,
-                     blobs: list[tuple[str, bytes]]) -> dict[str, tuple[list[Row], dict[str, list[str]]]]:
+    def measure_file(self, rel: str, want: Wanted, blobs: list[tuple[str, bytes]]) -> dict[str, "_Measured"]:
         """Blob id -> the rows and the bodies of each version of one file."""
         return {blob: self._measure(data, rel, want) for blob, data in blobs}
 
-    def _measure(self, data: bytes, rel: str, want: Wanted) -> tuple[list[Row], dict[str, list[str]]]:
+    def _measure(self, data: bytes, rel: str, want: Wanted) -> "_Measured":
         analyzer = self.analyzer()
         try:
             parsed = analyzer.parse(data, rel)
@@ -247,7 +250,7 @@ def _start(root: str) -> None:
     _WORKER["findings"] = BlobFindings(load_settings(Path(root)))
 
 
-def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, tuple[list[Row], dict[str, list[str]]]]:
+def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, _Measured]:
     return _WORKER["findings"].measure_file(*task)
 
 

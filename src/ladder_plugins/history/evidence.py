@@ -40,11 +40,12 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
 
 from ..analysis.identity import HASH_VERSION, body_hash, body_tokens
+from ..analysis.source import FunctionNode
 from ..config import Settings
 from ..errors import ConfigError
 from .blobs import BlobFindings, Row, Wanted, likeness
 from .events import SCHEMA_VERSION, Event
-from .git import Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
+from .git import Change, Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
 from .workspace import git_wanted
 
@@ -263,16 +264,7 @@ class GitEvidence:
         ``self._found.cut``)."""
         versions = self._versions(wanted)
         rows = self._rows([(v.blob, rel) for rel, v in versions], wanted) if versions else {}
-        seen = [(rel, v, rows.get((v.blob, rel), [])) for rel, v in versions]
-        cut = set(self._found.cut)
-        for rel, asked in wanted.items():
-            own = [v for path, v in versions if path == rel]
-            for unit in sorted(asked.measure.units):
-                hops = self._lineage(rel, unit, own, rel in cut)
-                seen += self._inherited(rel, unit, hops)
-                self._found.versions += sum(len(hop.versions) for hop in hops)
-                cut.update(self._project_path(hop.path) for hop in hops if hop.cut)
-        self._found.cut = tuple(sorted(cut))
+        seen = [(rel, v, rows.get((v.blob, rel), [])) for rel, v in versions] + self._moved_pasts(wanted, versions)
         walked: dict[str, list[Found]] = {rel: [] for rel in wanted}
         for (rel, _, _), item in sorted(_earliest(seen, wanted).items()):
             walked[rel].append(item)
@@ -280,55 +272,82 @@ class GitEvidence:
 
     # -- lineage: a unit keeps its past when it moves --------------------------------------
 
+    def _moved_pasts(self, wanted: Mapping[str, _Asked], versions: Sequence[tuple[str, FileVersion]]) -> list[_Seen]:
+        """The versions before their moves of the units asked about, counted among the versions read (and the
+        files the cap cut, said)."""
+        cut, seen = set(self._found.cut), []
+        for rel, asked in wanted.items():
+            own = [v for path, v in versions if path == rel]
+            for unit in sorted(asked.measure.units):
+                hops = self._lineage(rel, unit, own, rel in self._found.cut)
+                seen += self._inherited(rel, unit, hops)
+                self._found.versions += sum(len(hop.versions) for hop in hops)
+                cut.update(self._project_path(hop.path) for hop in hops if hop.cut)
+        self._found.cut = tuple(sorted(cut))
+        return seen
+
     def _lineage(self, rel: str, unit: str, own: Sequence[FileVersion], cut: bool) -> tuple["_Hop", ...]:
-        """The moves that brought ``unit`` to ``rel``, newest first: where the unit first appears in its file's
-        history (``own``, newest first; ``cut`` when git_max_commits cut it), the unit that commit took away
-        with the same body, or nearly, is the same unit; its own file's older versions are searched again, up
-        to ``_MAX_HOPS`` moves. Every version is measured as ``rel`` is now (its role, its limits)."""
+        """The moves that brought ``unit`` to ``rel`` (its versions ``own``, newest first; ``cut`` when
+        git_max_commits cut them), newest first, at most ``_MAX_HOPS``."""
         memo = self._found.lineage.get((rel, unit))
         if memo is not None:
             return memo
-        repo, commits = self.repository(), self._window()
         hops: list[_Hop] = []
         key, versions = unit, list(own)
-        while repo is not None and commits is not None and len(hops) < _MAX_HOPS:
-            self.blobs.rows(repo, [(v.blob, rel) for v in versions], {rel: Wanted(frozenset({key}))})
-            present = [v for v in versions if key in self.blobs.bodies(v.blob, rel)]
-            if not present or (cut and present[-1] is versions[-1]):
-                break  # never there, or there before the history read: no move to follow
-            first = present[-1]
-            body, now = self.blobs.bodies(first.blob, rel)[key]
-            found = self._ancestor(first, key, body)
-            if found is None:
+        while len(hops) < _MAX_HOPS:
+            hop = self._hop(rel, key, versions, cut)
+            if hop is None:
                 break
-            path, old_key, exact = found
-            older, cut = commits.versions_of(path, self.settings.recurrence.git_max_commits, self._mechanical(),
-                                             older_than=first.commit)
-            self.blobs.rows(repo, [(v.blob, rel) for v in older[:1]], {rel: Wanted(frozenset({old_key}))})
-            before = self.blobs.bodies(older[0].blob, rel).get(old_key) if older else None
-            # moved unchanged (renamed, perhaps): the version before the move is the version after it
-            same = (before[1], now) if exact and before is not None and before[0] == body else None
-            hops.append(_Hop(first.commit, path, old_key, tuple(older), cut, same))
-            key, versions = old_key, older
-        self._found.lineage[(rel, unit)] = found_hops = tuple(hops)
-        return found_hops
+            hops.append(hop)
+            key, versions, cut = hop.key, list(hop.versions), hop.cut
+        self._found.lineage[(rel, unit)] = found = tuple(hops)
+        return found
 
-    def _inherited(self, rel: str, unit: str, hops: Sequence["_Hop"]) -> list[tuple[str, FileVersion, list[Row]]]:
+    def _hop(self, rel: str, key: str, versions: list[FileVersion], cut: bool) -> Optional["_Hop"]:
+        """The move that brought unit ``key`` to the file of ``versions``, if one did: the unit that the commit
+        where ``key`` first appears there took away, with the same body or nearly. The unit's versions before it
+        are measured as ``rel`` is now (its role, its limits)."""
+        commits = self._window()
+        first = self._first_sighting(rel, key, versions, cut)
+        body, now = self.blobs.bodies(first.blob, rel)[key] if first else ("", "")
+        found = self._ancestor(first, key, body) if first else None
+        if commits is None or first is None or found is None:
+            return None
+        path, old_key, exact = found
+        older, older_cut = commits.versions_of(path, self.settings.recurrence.git_max_commits, self._mechanical(),
+                                               older_than=first.commit)
+        before = self.blobs.bodies(older[0].blob, rel).get(old_key) if self._holding(rel, old_key, older) else None
+        # moved unchanged (renamed, perhaps): the version before the move is the version after it
+        same = (before[1], now) if exact and before is not None and before[0] == body else None
+        return _Hop(first.commit, path, old_key, tuple(older), older_cut, same)
+
+    def _first_sighting(self, rel: str, key: str, versions: list[FileVersion], cut: bool) -> Optional[FileVersion]:
+        """The oldest of ``versions`` (newest first) that holds unit ``key``; ``None`` when none does, or when
+        it is the oldest version read and the cap cut the history (the unit was there before)."""
+        present = self._holding(rel, key, versions)
+        return None if not present or (cut and present[-1] is versions[-1]) else present[-1]
+
+    def _holding(self, rel: str, key: str, versions: Sequence[FileVersion]) -> list[FileVersion]:
+        """Those of ``versions`` that hold unit ``key``, measured (as ``rel`` is now) for it."""
+        repo = self.repository()
+        if repo is None:
+            return []
+        self.blobs.rows(repo, [(v.blob, rel) for v in versions], {rel: Wanted(frozenset({key}))})
+        return [v for v in versions if key in self.blobs.bodies(v.blob, rel)]
+
+    def _inherited(self, rel: str, unit: str, hops: Sequence["_Hop"]) -> list[_Seen]:
         """The rows of ``unit``'s versions before its moves, under the fingerprints and versions it has now."""
         repo = self.repository()
         renamed: dict[str, str] = {}
-        seen: list[tuple[str, FileVersion, list[Row]]] = []
-        for hop in hops:
-            if repo is None:
-                break
+        seen: list[_Seen] = []
+        for hop in hops if repo is not None else ():
             if hop.same is not None:
                 renamed[hop.same[0]] = renamed.get(hop.same[1], hop.same[1])
             prefix = f"{rel}::{hop.key}::"
             rows = self.blobs.rows(repo, [(v.blob, rel) for v in hop.versions], {rel: Wanted(frozenset({hop.key}))})
-            for version in hop.versions:
-                seen.append((rel, version, [
-                    [*row[:6], f"{rel}::{unit}::{row[6][len(prefix):]}", renamed.get(row[7], row[7])]
-                    for row in rows.get((version.blob, rel), ()) if row[6].startswith(prefix)]))
+            seen += [(rel, version, [[*row[:6], f"{rel}::{unit}::{row[6][len(prefix):]}", renamed.get(row[7], row[7])]
+                                     for row in rows.get((version.blob, rel), ()) if row[6].startswith(prefix)])
+                     for version in hop.versions]
         return seen
 
     def _project_path(self, path: str) -> str:
@@ -342,11 +361,9 @@ class GitEvidence:
         cache = self.blobs.cache
         ckey = cache.key(b"git-lineage-1", "", f"{at.commit}|{at.path}|{key}|{body}|{_ALIKE}") if cache else None
         entry = cache.get(ckey) if ckey else None
+        if entry is not None and _valid_move(entry.get("from")):
+            return None if entry["from"] is None else (entry["from"][0], entry["from"][1], entry["from"][2])
         if entry is not None:
-            found = entry.get("from")
-            if found is None or (isinstance(found, list) and len(found) == 3 and isinstance(found[0], str)
-                                 and isinstance(found[1], str) and isinstance(found[2], bool)):
-                return None if found is None else (found[0], found[1], found[2])
             cache.discard(ckey, "unexpected content")
         answer = self._search_move(at, key, body)
         if ckey:
@@ -358,23 +375,17 @@ class GitEvidence:
         included: a unit renamed), the one whose name-less body is ``body``; else the most alike one, if
         it is at least ``_ALIKE`` alike (a move with a small edit). Ties go to the first path and key."""
         repo, commits = self.repository(), self._window()
-        assert repo is not None and commits is not None
-        changes = [c for c in commits.changes_at(at.commit) if c.old_blob.strip("0")]
-        blobs = [(c.old_blob, c.old_path) for c in changes] + [(c.blob, c.path) for c in changes
-                                                               if c.blob.strip("0")] + [(at.blob, at.path)]
-        nodes = self.blobs.nodes(repo, blobs)
-        gone = [(c.old_path, old_key, node) for c in changes
-                for old_key, node in sorted(nodes[c.old_blob].items())
-                if old_key not in (nodes[c.blob] if c.blob.strip("0") else {})]
-        same = sorted((path, old_key) for path, old_key, node in gone if body_hash(node) == body)
-        if same:
-            return same[0][0], same[0][1], True
-        mine = nodes[at.blob].get(key)
-        if mine is None or not gone:
+        if repo is None or commits is None:
             return None
-        tokens = body_tokens(mine)
-        score, path, old_key = min((-likeness(tokens, body_tokens(node)), path, old_key) for path, old_key, node in gone)
-        return (path, old_key, False) if -score >= _ALIKE else None
+        changes = commits.changes_at(at.commit)
+        nodes = self.blobs.nodes(repo, [(at.blob, at.path)] + [
+            pair for c in changes for pair in ((c.old_blob, c.old_path), (c.blob, c.path)) if _is_blob(pair[0])])
+        gone = _gone(changes, nodes)
+        same = min(((path, old_key) for path, old_key, node in gone if body_hash(node) == body), default=None)
+        if same is not None:
+            return same[0], same[1], True
+        alike = _most_alike(nodes[at.blob].get(key), gone)
+        return (alike[0], alike[1], False) if alike else None
 
     def _prior_key(self, wanted: Mapping[str, _Asked]) -> Optional[str]:
         """Every setting the answer depends on is in the key: a changed setting never meets an old answer."""
@@ -618,32 +629,39 @@ class GitEvidence:
         values.update(self._moved_values(wanted, values))
         return values
 
-    def _moved_values(self, wanted: Mapping[str, _Asked], values: Mapping[str, Optional[float]]) -> dict[str, Optional[float]]:
+    def _moved_values(self, wanted: Mapping[str, _Asked],
+                      values: Mapping[str, Optional[float]]) -> dict[str, Optional[float]]:
         """The base's red values of units the branch moved to another file or name, under their fingerprints
         now: a unit the base held elsewhere is not new. Only units without a value at the base are followed."""
         repo, commits, branch = self.repository(), self._window(), self._branch()
         if repo is None or commits is None or not branch:
             return {}
-        limit, mechanical = self.settings.recurrence.git_max_commits, self._mechanical()
         moved: dict[str, Optional[float]] = {}
         for rel, asked in wanted.items():
-            units = sorted(u for u in asked.measure.units
-                           if any(fp.startswith(f"{rel}::{u}::") and fp not in values for fp in asked.fingerprints))
-            own, cut = commits.versions_of(repo.to_repo(rel), limit, mechanical) if units else ([], False)
-            for unit in units:
-                key, versions = unit, None
-                for hop in self._lineage(rel, unit, own, cut):
-                    if hop.commit not in branch:
-                        break  # moved before the base: the base has it where it is now
-                    key, versions = hop.key, hop.versions
-                at_base = next((v for v in versions or () if v.commit not in branch), None)
-                if at_base is None:
-                    continue
-                prefix = f"{rel}::{key}::"
-                found = self.blobs.rows(repo, [(at_base.blob, rel)], {rel: Wanted(frozenset({key}))})
-                moved.update((f"{rel}::{unit}::{row[6][len(prefix):]}", row[4])
-                             for row in found.get((at_base.blob, rel), ()) if row[6].startswith(prefix))
+            units = _unvalued(rel, asked, values)
+            if units:
+                own, cut = commits.versions_of(repo.to_repo(rel), self.settings.recurrence.git_max_commits,
+                                               self._mechanical())
+                for unit in units:
+                    moved.update(self._value_at_base(rel, unit, self._lineage(rel, unit, own, cut), branch))
         return moved
+
+    def _value_at_base(self, rel: str, unit: str, hops: Sequence["_Hop"],
+                       branch: frozenset[str]) -> dict[str, Optional[float]]:
+        """Fingerprint now -> the base's value, of a unit whose moves after the base are ``hops`` (and more)."""
+        key, versions = unit, ()
+        for hop in hops:
+            if hop.commit not in branch:
+                break  # moved before the base: the base had it where the later move found it
+            key, versions = hop.key, hop.versions
+        at_base = next((v for v in versions if v.commit not in branch), None)
+        repo = self.repository()
+        if at_base is None or repo is None:
+            return {}
+        prefix = f"{rel}::{key}::"
+        found = self.blobs.rows(repo, [(at_base.blob, rel)], {rel: Wanted(frozenset({key}))})
+        return {f"{rel}::{unit}::{row[6][len(prefix):]}": row[4] for row in found.get((at_base.blob, rel), ())
+                if row[6].startswith(prefix)}
 
     def _base_blobs(self, base: str, files: Sequence[str]) -> list[tuple[str, str]]:
         """(blob at the base, path now) of each of ``files`` the base has (renames followed)."""
@@ -722,6 +740,47 @@ class _Hop:
     versions: tuple[FileVersion, ...]
     cut: bool
     same: Optional[tuple[str, str]]
+
+
+#: A version read, as (the path of the unit now, the version, its rows under the fingerprints now).
+_Seen = tuple[str, FileVersion, list[Row]]
+
+
+def _is_blob(blob: str) -> bool:
+    """Not git's all-zeros id of no file (before an addition, after a deletion), nor unknown."""
+    return bool(blob.strip("0"))
+
+
+def _gone(changes: Sequence[Change],
+          nodes: Mapping[str, Mapping[str, FunctionNode]]) -> list[tuple[str, str, FunctionNode]]:
+    """(path in the parent, key, node) of each unit ``changes`` took away: in a file's old blob, not in its new
+    one under the same key (a deleted file took all of its units)."""
+    return [(change.old_path, key, node) for change in changes if _is_blob(change.old_blob)
+            for key, node in sorted(nodes[change.old_blob].items())
+            if not _is_blob(change.blob) or key not in nodes[change.blob]]
+
+
+def _most_alike(mine: Optional[FunctionNode],
+                gone: Sequence[tuple[str, str, FunctionNode]]) -> Optional[tuple[str, str]]:
+    """(path, key) of the unit of ``gone`` most alike ``mine``, if it is at least ``_ALIKE`` alike; ties go to
+    the first path and key."""
+    if mine is None:
+        return None
+    tokens = body_tokens(mine)
+    scored = [(-likeness(tokens, body_tokens(node)), path, key) for path, key, node in gone]
+    score, path, key = min(scored, default=(0.0, "", ""))
+    return (path, key) if -score >= _ALIKE else None
+
+
+def _unvalued(rel: str, asked: "_Asked", values: Mapping[str, Optional[float]]) -> list[str]:
+    """The units asked about in ``rel`` with a fingerprint the base has no value for."""
+    return sorted(unit for unit in asked.measure.units
+                  if any(fp.startswith(f"{rel}::{unit}::") and fp not in values for fp in asked.fingerprints))
+
+
+def _valid_move(found: Any) -> bool:
+    return found is None or (isinstance(found, list) and len(found) == 3 and isinstance(found[0], str)
+                             and isinstance(found[1], str) and isinstance(found[2], bool))
 
 
 @dataclass(frozen=True)
