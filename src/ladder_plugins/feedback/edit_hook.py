@@ -43,7 +43,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 __all__ = [
     "CLAUDE", "GEMINI", "EMPTY", "Payload", "Finding", "SessionCounter", "parse_payload", "edited_paths",
@@ -431,18 +431,14 @@ def _held_red(stats: Any, rule: Any) -> bool:
     return actual < limit if rule.kind == "min" else actual > limit
 
 
-def _analysed(settings: Any, files: Sequence[tuple[Path, str]], warn: Callable[[str], None]) -> list[Any]:
+def _analysed(pipeline: Any, files: Sequence[tuple[Path, str]]) -> list[Any]:
     """The red threshold violations of ``files``, analysed with the cache when this run may write it."""
-    from ..analysis.analyzer import Analyzer
     from ..analysis.thresholds import RED
-    from ..history.preflight import check_write_access
 
-    access = check_write_access(settings, record=False, cache=True)
-    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
     red: list[Any] = []
     for path, rel in files:
         with open(path, "rb") as handle:
-            report = analyzer.source(handle.read(MAX_BYTES + 1), rel)
+            report = pipeline.analyzer.source(handle.read(MAX_BYTES + 1), rel)
         if report.skipped is None:
             red.extend(v for v in report.violations if v.severity == RED and v.limit is not None)
     return red
@@ -458,17 +454,14 @@ class _Judged:
     recurrence: Any
 
 
-def _judged(settings: Any, red: Sequence[Any], history: Any, environ: Mapping[str, str]) -> tuple[list[_Judged], str]:
+def _judged(pipeline: Any, red: Sequence[Any]) -> tuple[list[_Judged], str]:
     """Each red violation of a fingerprint the history knows that the edit changed (a version the history has
-    not seen), judged against the history before it plus this edit; and the edit's timestamp."""
+    not seen), judged by the run's gate (the history before it plus this edit); and the edit's timestamp."""
     from ..history.events import events_from_violations
-    from ..history.gate import Gate
-    from ..history.run import RunContext
 
-    run = RunContext.create("hook", settings.mode, settings.repo_id, environ)
+    history, run = pipeline.history, pipeline.run
     events = events_from_violations(red, run)
-    result = Gate(settings.mode, settings, run.now).decide(events, history)
-    recurrences = {rec.fingerprint: rec for rec in result.recurrences}
+    recurrences = {rec.fingerprint: rec for rec in pipeline.judge(events).recurrences}
     judged = []
     for violation, event in zip(red, events):
         stats = history.fingerprints.get(event.fingerprint)
@@ -509,13 +502,12 @@ def _finding(item: _Judged, settings: Any, session: Optional[SessionCounter], at
                    v.rule.bound(v.actual, v.limit), hotspot, said, *counted)
 
 
-def _red_of_known(settings: Any, files: Sequence[tuple[Path, str]], history: Any,
-                  warn: Callable[[str], None]) -> list[Any]:
+def _red_of_known(pipeline: Any, files: Sequence[tuple[Path, str]]) -> list[Any]:
     """The red violations of those ``files`` the history knows anything of; a file it knows nothing of can hold
     no finding, so it is not even analysed (most edits are of such files)."""
-    paths = {stats.path for stats in history.fingerprints.values()}
+    paths = {stats.path for stats in pipeline.history.fingerprints.values()}
     known = [(path, rel) for path, rel in files if rel in paths]
-    return _analysed(settings, known, warn) if known else []
+    return _analysed(pipeline, known) if known else []
 
 
 def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: str,
@@ -524,12 +516,14 @@ def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: st
     counter is saved when anything was counted, as best it can be: a counter that cannot be written (a
     read-only checkout, a full disk, ``hooks`` a file) costs the next edit its count, never this finding."""
     from ..errors import LadderError, WarnOnce
-    from ..history.store import HistoryStore
+    from ..history.pipeline import RunOptions, RunPipeline
+    from ..history.run import RunContext
 
-    warn = WarnOnce()  # collects only: a hook says nothing on stderr
-    history = HistoryStore(settings, warn=warn).peek()
-    red = _red_of_known(settings, files, history, warn)
-    judged, at = _judged(settings, red, history, environ) if red else ([], "")
+    # records nothing and asks no git: an edit is judged within the host's budget from the log alone
+    run = RunContext.create("hook", settings.mode, settings.repo_id, environ)
+    pipeline = RunPipeline.prepare(settings, "hook", WarnOnce(), RunOptions(record=False, run=run, git=False))
+    red = _red_of_known(pipeline, files)
+    judged, at = _judged(pipeline, red) if red else ([], "")
     session = SessionCounter.open(settings, session_id) if judged else None
     found = [f for f in (_finding(item, settings, session, at) for item in judged) if f is not None]
     if session is not None and found:
