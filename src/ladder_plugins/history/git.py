@@ -19,14 +19,23 @@ from __future__ import annotations
 import bisect
 import os
 import re
+import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence
 
-__all__ = ["GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "Mechanical", "clamp_time",
-           "ignore_revs"]
+__all__ = ["DEFAULT_TIMEOUT", "GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "Mechanical",
+           "TIMEOUT_ENV", "clamp_time", "ignore_revs"]
 
-_TIMEOUT = 300  # seconds for one git command; a hung git is one warning, not a hung run
+TIMEOUT_ENV = "LADDER_GIT_TIMEOUT"  # seconds one git call may take
+#: by default: a hung git holds an interactive run this long, once, and the run goes on without git
+DEFAULT_TIMEOUT = 20.0
+_GAVE_UP_ENV = "LADDER_GIT_GAVE_UP"  # "<pid> <why>": a process that gave up on git, for it and its workers
+_MAX_ANSWER = 64 << 20  # bytes of an answer read whole (ids, names, times): more is not what was asked
+_MAX_FIELD = 1 << 20  # bytes of one field of git log's answer (a header, a path)
+_MAX_HEADER = 256  # bytes of one cat-file --batch header line ("<id> <type> <size>")
+_MAX_ERRORS = 64 << 10  # bytes of git's complaints kept: its reason comes first, a flood is drained unread
 _BATCH = 256  # blobs per cat-file request: bounded memory for the answer
 _PY = ":(glob)**/*.py"
 
@@ -122,14 +131,18 @@ class Repository:
         """The repository whose work tree holds ``root``; :class:`GitUnavailable` says why there is none."""
         try:
             out = _run(root, ["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--show-prefix",
-                              "--is-shallow-repository"]).decode("utf-8", "surrogateescape").split("\n")
+                              "--is-shallow-repository"], limit=4 * 4096 + 64)  # two paths, two words
         except GitUnavailable as exc:
             if "not a git repository" in str(exc):
                 raise GitUnavailable(f"{root} is not inside a git work tree") from None
             raise
-        if len(out) < 4 or out[0] != "true":
+        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        if lines[0] == "false":  # inside .git, or a bare repository
             raise GitUnavailable(f"{root} is not inside a git work tree")
-        return cls(root, Path(out[1]), out[2], out[3] == "true")
+        if len(lines) != 5 or lines[0] != "true" or not os.path.isabs(lines[1]) or lines[3] not in ("true", "false") \
+                or lines[4]:
+            raise GitUnavailable(f"git rev-parse gave output that does not parse: {out[:60]!r}")
+        return cls(root, Path(lines[1]), lines[2], lines[3] == "true")
 
     def git(self, args: Sequence[str], stdin: Optional[bytes] = None) -> bytes:
         return _run(self.root, args, stdin)
@@ -159,7 +172,8 @@ class Repository:
         if since is not None and since > 0:
             # seconds since the epoch; git reads a negative @-N as no date at all and lists nothing
             args.append(f"--since=@{since}")
-        return Commits(_parse_log(self.git(args + ["HEAD", "--", _PY])))
+        with _streaming(self.root, args + ["HEAD", "--", _PY]) as out:
+            return Commits(_parse_log(iter(lambda: out.read(1 << 16), b"")))
 
     def resolve(self, ref: str) -> Optional[str]:
         """The commit ``ref`` names, or ``None``."""
@@ -217,21 +231,30 @@ class Repository:
             raise GitUnavailable("git cat-file --batch-check gave fewer answers than asked")
         return {spec: _blob_of(line) for spec, line in zip(specs, lines)}
 
-    def blobs(self, ids: Iterable[str], max_size: int) -> dict[str, Optional[bytes]]:
-        """The content of each blob (``None`` for a missing blob or one larger than ``max_size``)."""
+    def blobs(self, ids: Iterable[str], max_size: int,
+              too_large: Optional[Callable[[str, int], None]] = None) -> dict[str, Optional[bytes]]:
+        """The content of each blob (``None`` for a missing blob or one larger than ``max_size``, which is not
+        read: ``too_large`` is told its id and size)."""
         wanted = list(dict.fromkeys(ids))
         found: dict[str, Optional[bytes]] = {}
         for start in range(0, len(wanted), _BATCH):
-            found.update(self._blob_batch(wanted[start:start + _BATCH], max_size))
+            found.update(self._blob_batch(wanted[start:start + _BATCH], max_size, too_large))
         return found
 
-    def _blob_batch(self, ids: list[str], max_size: int) -> dict[str, Optional[bytes]]:
+    def _blob_batch(self, ids: list[str], max_size: int,
+                    too_large: Optional[Callable[[str, int], None]]) -> dict[str, Optional[bytes]]:
         sizes = self.git(["cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)"], stdin=_lines(ids))
-        small = [i for i, line in zip(ids, sizes.decode("ascii", "replace").split("\n")) if _fits(line, i, max_size)]
+        small = []
+        for sha, line in zip(ids, sizes.decode("ascii", "replace").split("\n")):
+            size = _blob_size(line, sha)
+            if size is not None and size <= max_size:
+                small.append(sha)
+            elif size is not None and too_large is not None:
+                too_large(sha, size)
         found: dict[str, Optional[bytes]] = dict.fromkeys(ids)
-        if small:
-            out = self.git(["cat-file", "--batch"], stdin=_lines(small))
-            found.update(_parse_batch(out, small))
+        if small:  # read entry by entry: at most one blob of max_size is being read at a time
+            with _streaming(self.root, ["cat-file", "--batch"], _lines(small)) as out:
+                found.update(_parse_batch(out, small, max_size))
         return found
 
     def ignored_revs(self) -> tuple[str, ...]:
@@ -285,48 +308,206 @@ def _blob_of(line: str) -> Optional[str]:
     return parts[0] if len(parts) == 2 and parts[1] == "blob" and _is_sha(parts[0]) else None
 
 
-def _fits(line: str, sha: str, max_size: int) -> bool:
+def _blob_size(line: str, sha: str) -> Optional[int]:
+    """The size in a ``%(objectname) %(objecttype) %(objectsize)`` answer about ``sha`` when it is a blob."""
     parts = line.split(" ")
-    return len(parts) == 3 and parts[0] == sha and parts[1] == "blob" and parts[2].isdigit() \
-        and int(parts[2]) <= max_size
+    ok = len(parts) == 3 and parts[0] == sha and parts[1] == "blob" and parts[2].isdigit() and len(parts[2]) < 20
+    return int(parts[2]) if ok else None
 
 
 def _is_sha(text: str) -> bool:
     return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
-def _run(cwd: Path, args: Sequence[str], stdin: Optional[bytes] = None) -> bytes:
-    import subprocess  # only a run that asks git pays for the import
+def _run(cwd: Path, args: Sequence[str], stdin: Optional[bytes] = None, limit: int = _MAX_ANSWER) -> bytes:
+    """git's whole answer to ``args``, for the questions with short answers (ids, names, times): more than
+    ``limit`` bytes is no answer to what was asked, and git is stopped there."""
+    with _streaming(cwd, args, stdin) as out:
+        answer = out.read(limit + 1)
+        if len(answer) > limit:
+            raise GitUnavailable(f"git {args[0]} gave more than {limit >> 10} KiB of output, far more than was "
+                                 "asked for")
+    return answer
 
+
+@contextmanager
+def _streaming(cwd: Path, args: Sequence[str], stdin: Optional[bytes] = None) -> Iterator[IO[bytes]]:
+    """git running ``args``, its answer read as it comes (never held whole here).
+
+    Each call is bounded by ``LADDER_GIT_TIMEOUT``: past it git and every process it started (its own
+    session) are killed, and this process and the workers it starts ask git nothing more (a hung git is
+    one wait, not one per question or per worker). Leaving the block early (an answer that does not parse)
+    kills git too; a failing git is said once its answer was read.
+    """
+    call = _Call(cwd, args, stdin)
     try:
-        done = subprocess.run(["git", "-c", "core.quotepath=off", "-c", "color.ui=false", *args], cwd=cwd,
-                              input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(),
-                              timeout=_TIMEOUT, check=False)
-    except FileNotFoundError:
-        raise GitUnavailable("git is not installed (no 'git' on PATH)") from None
-    except subprocess.TimeoutExpired:
-        raise GitUnavailable(f"git {args[0]} did not finish in {_TIMEOUT} s") from None
-    except OSError as exc:
-        raise GitUnavailable(f"git cannot be run: {exc.strerror or exc}") from None
-    if done.returncode != 0:
-        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitUnavailable(f"git {args[0]} failed: {reason[-1] if reason else f'exit status {done.returncode}'}")
-    return done.stdout
+        yield call.stdout
+        call.finish()
+    except BaseException:
+        _kill(call.proc)
+        if call.expired.is_set():
+            raise _gave_up(args, call.limit) from None  # the answer was cut by the kill, not garbled by git
+        raise
+    finally:
+        call.close()
+    if call.expired.is_set():
+        raise _gave_up(args, call.limit)
+    if call.proc.returncode != 0:
+        raise _failure(args, call.proc.returncode, bytes(call.errors))
 
 
-def _parse_log(out: bytes) -> list[_Commit]:
-    """``git log -z --raw --format=%x01%H %ct`` output to commits; :class:`GitUnavailable` if it does not parse."""
+class _Call:
+    """One git process: the pipe of its answer, its complaints (drained beside it), what it is given to read
+    (written beside it: git answers while it reads, and pipes are small), and the timer that kills it."""
+
+    def __init__(self, cwd: Path, args: Sequence[str], stdin: Optional[bytes]) -> None:
+        import subprocess  # only a run that asks git pays for the imports
+        import threading
+
+        self.limit = _timeout()
+        _refuse_after_giving_up()
+        try:
+            self.proc = subprocess.Popen(["git", "-c", "core.quotepath=off", "-c", "color.ui=false", *args],
+                                         cwd=cwd, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(),
+                                         start_new_session=True)
+        except FileNotFoundError:
+            raise GitUnavailable("git is not installed (no 'git' on PATH)") from None
+        except OSError as exc:
+            raise GitUnavailable(f"git cannot be run: {exc.strerror or exc}") from None
+        self.stdout: IO[bytes] = self.proc.stdout  # type: ignore[assignment]  # PIPE: never None
+        self.expired, self.errors = threading.Event(), bytearray()
+        self.timer = threading.Timer(self.limit, self._expire)
+        self.helpers = [threading.Thread(target=_drain, args=(self.proc.stderr, self.errors), daemon=True)]
+        if stdin is not None:
+            self.helpers.append(threading.Thread(target=_feed, args=(self.proc.stdin, stdin), daemon=True))
+        for started in (self.timer, *self.helpers):
+            started.start()
+
+    def _expire(self) -> None:
+        self.expired.set()
+        _kill(self.proc)
+
+    def finish(self) -> None:
+        """The answer was read: git ends, and its complaints are complete (the timer still bounds both)."""
+        self.proc.wait()
+        for helper in self.helpers:
+            helper.join(self.limit)
+
+    def close(self) -> None:
+        self.timer.cancel()
+        _kill(self.proc)  # whatever git left running holds nothing of ours
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
+def _timeout() -> float:
+    """Seconds one git call may take: ``LADDER_GIT_TIMEOUT``, else :data:`DEFAULT_TIMEOUT`."""
+    given = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not given:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 3600:  # NaN fails too
+        raise GitUnavailable(f"{TIMEOUT_ENV}={given[:40]!r} is not a number of seconds from 0 to 3600; set it "
+                             f"to e.g. 60, or unset it for {DEFAULT_TIMEOUT:g}")
+    return seconds
+
+
+def _refuse_after_giving_up() -> None:
+    """A process that gave up on git (or whose parent did, before starting it) does not ask again."""
+    gave_up = os.environ.get(_GAVE_UP_ENV, "").split(" ", 1)
+    if len(gave_up) == 2 and gave_up[0] in (str(os.getpid()), str(os.getppid())):
+        raise GitUnavailable(gave_up[1])
+
+
+def _gave_up(args: Sequence[str], limit: float) -> GitUnavailable:
+    """A call that ran out of time; said the same way by every later call of this process and its workers,
+    which inherit the environment (flake8's, xdist's), so the run's sinks say it once."""
+    why = (f"git {args[0]} did not finish in {limit:g} s ({TIMEOUT_ENV} sets the limit); git is not asked again "
+           "in this run")
+    os.environ[_GAVE_UP_ENV] = f"{os.getpid()} {why}"
+    return GitUnavailable(why)
+
+
+_DUBIOUS = re.compile(r"detected dubious ownership in repository at '([^\n]*)'")
+
+
+def _failure(args: Sequence[str], status: int, errors: bytes) -> GitUnavailable:
+    """What a failing git said: its last line, or what its safe.directory refusal means and its fix."""
+    text = errors.decode("utf-8", "replace")
+    dubious = _DUBIOUS.search(text)
+    if dubious:
+        import shlex
+
+        where = shlex.quote(dubious.group(1))
+        return GitUnavailable(f"the repository {where} is owned by another user, and git reads such a repository "
+                              "only once it is marked safe; if you trust it: git config --global --add "
+                              f"safe.directory {where}")
+    lines = text.strip().splitlines()
+    return GitUnavailable(f"git {args[0]} failed: {lines[-1] if lines else f'exit status {status}'}")
+
+
+def _kill(proc: Any) -> None:
+    """Kill git and every process it started: a child holding the pipe would keep a read waiting."""
+    try:
+        os.killpg(proc.pid, 9)  # SIGKILL; the group is git's own session, so nothing else is in it
+    except AttributeError:  # no process groups (Windows)
+        proc.kill()
+    except OSError:
+        pass  # the group is gone already
+
+
+def _drain(pipe: IO[bytes], kept: bytearray) -> None:
+    """Read git's complaints to their end (a full pipe would stop git), keeping their first part."""
+    try:
+        for chunk in iter(lambda: pipe.read(1 << 16), b""):
+            kept.extend(chunk[:max(_MAX_ERRORS - len(kept), 0)])
+    except (OSError, ValueError):
+        pass  # closed under it: git was stopped
+
+
+def _feed(pipe: Any, data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except OSError:
+        pass  # git ended or was stopped before reading it all: its answer (or the time-out) says why
+
+
+def _parse_log(chunks: Iterable[bytes]) -> list[_Commit]:
+    """``git log -z --raw --format=%x01%H %ct`` output, as it comes, to commits; :class:`GitUnavailable` if it
+    does not parse (as soon as it stops parsing: a flood is not read to its end)."""
     commits: list[_Commit] = []
-    tokens = iter(out.decode("utf-8", "surrogateescape").split("\0"))
-    for token in tokens:
+    fields = _fields(chunks)
+    for token in fields:
         token = token.lstrip("\n")
         if token.startswith("\x01"):
             commits.append(_header(token[1:]))
         elif token.startswith(":") and commits:
-            commits[-1].changes.append(_change(token, tokens))
+            commits[-1].changes.append(_change(token, fields))
         elif token:
             raise GitUnavailable(f"git log gave output that does not parse: {token[:60]!r}")
+        elif next(fields, None) is not None:  # the answer ends with an empty field, nothing else is one
+            raise GitUnavailable("git log gave output that does not parse: an empty field before its end")
     return commits
+
+
+def _fields(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The NUL-separated fields of ``chunks``; one longer than any header or path does not parse."""
+    rest = b""
+    for chunk in chunks:
+        parts = (rest + chunk).split(b"\0")
+        rest = parts.pop()
+        for part in parts + [rest]:
+            if len(part) > _MAX_FIELD:
+                raise GitUnavailable(f"git log gave output that does not parse: a field of more than "
+                                     f"{_MAX_FIELD >> 20} MiB ({part[:40]!r}...)")
+        yield from (part.decode("utf-8", "surrogateescape") for part in parts)
+    yield rest.decode("utf-8", "surrogateescape")
 
 
 _LAST_TIME = 253402300799  # 9999-12-31T23:59:59Z: the last time a datetime holds
@@ -356,30 +537,43 @@ def _change(meta: str, tokens: Iterator[str]) -> Change:
     second = next(tokens, None) if status in ("R", "C") else first
     if first is None or second is None:
         raise GitUnavailable("git log gave a change without its path")
-    return Change(status, second, first, blob, old_blob)
+    # a path recurs in every commit that changed it: one string each, not one per change
+    return Change(status, sys.intern(second), sys.intern(first), blob, old_blob)
 
 
-def _parse_batch(out: bytes, ids: list[str]) -> dict[str, Optional[bytes]]:
-    """``git cat-file --batch`` output: ``<id> blob <size>\\n<bytes>\\n`` per id, in order."""
-    found: dict[str, Optional[bytes]] = {}
-    pos = 0
-    for sha in ids:
-        found[sha], pos = _batch_entry(out, pos, sha)
+def _parse_batch(out: IO[bytes], ids: list[str], max_size: int) -> dict[str, Optional[bytes]]:
+    """``git cat-file --batch`` output as it comes: ``<id> <type> <size>\\n<bytes>\\n`` per id, in order,
+    each at most ``max_size`` bytes (what ``--batch-check`` said); nothing after the last."""
+    found = {sha: _batch_entry(out, sha, max_size) for sha in ids}
+    if out.read(1):
+        raise GitUnavailable("git cat-file --batch gave more answers than it was asked for")
     return found
 
 
-def _batch_entry(out: bytes, pos: int, sha: str) -> tuple[Optional[bytes], int]:
-    """The content of the entry at ``pos`` (``None`` for "<id> missing" and the like) and where the next starts."""
-    end = out.find(b"\n", pos)
-    if end < 0:
+def _batch_entry(out: IO[bytes], sha: str, max_size: int) -> Optional[bytes]:
+    """The content of the next entry, which answers ``sha`` (``None`` for "<id> missing" or no blob)."""
+    line = out.readline(_MAX_HEADER)
+    if not line:
         raise GitUnavailable("git cat-file --batch stopped early")
-    head = out[pos:end].decode("ascii", "replace").split(" ")
-    if len(head) != 3 or head[0] != sha or not head[2].isdigit():
-        return None, end + 1  # no content follows
-    start, size = end + 1, int(head[2])
-    if start + size > len(out):
-        raise GitUnavailable("git cat-file --batch gave less content than it announced")
-    return out[start:start + size], start + size + 1
+    kind, size = _batch_header(line, sha, max_size)
+    if kind == "missing":
+        return None  # nothing follows
+    data = out.read(size)
+    if len(data) < size or out.read(1) != b"\n":
+        raise GitUnavailable(f"git cat-file --batch gave content that is not the {size} bytes it announced")
+    return data if kind == "blob" else None
+
+
+def _batch_header(line: bytes, sha: str, max_size: int) -> tuple[str, int]:
+    """(type, size) of ``<id> <type> <size>\\n``, or ("missing", 0) for ``<id> missing\\n``."""
+    head = line.decode("ascii", "replace").rstrip("\n").split(" ")
+    if not line.endswith(b"\n") or len(head) not in (2, 3) or head[0] != sha:
+        raise GitUnavailable(f"git cat-file --batch gave output that does not parse: {line[:60]!r}")
+    if len(head) == 2:
+        return "missing", 0  # or "ambiguous": no content either way
+    if not head[2].isdigit() or len(head[2]) > 19 or int(head[2]) > max_size:
+        raise GitUnavailable(f"git cat-file --batch gave a size that is not what --batch-check said: {line[:60]!r}")
+    return head[1], int(head[2])
 
 
 class Commits:
