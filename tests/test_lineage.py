@@ -30,6 +30,7 @@ MOVES = {
     "renamed_too": ("src/shop/b.py", "cost", 0),  # to another module under another name
     "edited": ("src/shop/c.py", "edited", 1),  # with one statement added on the way: nearly identical
     "rewritten": ("src/shop/d.py", "rewritten", 3),  # a rewrite: three nesting levels more, a new unit
+    "twice": ("src/shop/e.py", "twice", 0),  # then on from e.py to f.py as twice_again: a chain of moves
     "in_place": ("src/shop/pricing.py", "in_place_cost", 0),  # renamed in its own file
 }
 
@@ -53,9 +54,9 @@ def _move(unit: str, staying: dict[str, str]) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def moves(tmp_path_factory):
-    """Five units over the limit edited on 1 and 2 November in pricing.py; on 3 November each moves in a
-    commit of its own (so no two candidates meet in one commit; the one renamed in place last); on 4 November
-    each is edited where it is."""
+    """Six units over the limit edited on 1 and 2 November in pricing.py; on 3 November each moves in a
+    commit of its own (so no two candidates meet in one commit; the one renamed in place last; one moves on
+    again); on 4 November each is edited where it is."""
     repo = new_repo(tmp_path_factory.mktemp("lineage") / "shop")
     commit(repo, {PRICING: _pricing({unit: nested(unit, 5) for unit in MOVES})}, "2026-11-01T10:00:00Z", "day 1")
     staying = {unit: nested(unit, 6) for unit in MOVES}
@@ -63,8 +64,11 @@ def moves(tmp_path_factory):
     for n, unit in enumerate(MOVES):
         del staying[unit]
         commit(repo, _move(unit, staying), f"2026-11-03T10:{n:02d}:00Z", f"move {unit}")
-    commit(repo, {path: _body(name, 7, change) for path, name, change in MOVES.values()}, "2026-11-04T10:00:00Z",
-           "day 4")
+    commit(repo, {"src/shop/e.py": "X = 1\n", "src/shop/f.py": nested("twice_again", 6)}, "2026-11-03T11:00:00Z",
+           "move twice again")
+    day4 = {path: _body(name, 7, change) for path, name, change in MOVES.values()}
+    commit(repo, {**day4, "src/shop/e.py": "X = 1\n", "src/shop/f.py": nested("twice_again", 7)},
+           "2026-11-04T10:00:00Z", "day 4")
     return repo
 
 
@@ -92,13 +96,14 @@ def test_a_moved_unit_keeps_its_occurrences(moves, tmp_path):
         "edited": (4, "2026-11-01"),  # the edit made in the move is one more version
         "rewritten": (2, "2026-11-03"),  # not alike enough: a new unit, its past is not its own
         "in_place_cost": (3, "2026-11-01"),
+        "twice_again": (3, "2026-11-01"),
     }
 
 
 def test_the_inherited_past_makes_the_hotspot(moves):
     """With the default thresholds (3 versions on 2 days) the moved units fail; without their past they had 2."""
     failures = _gate(moves, "--no-cache")["failures"]
-    assert {f["unit"] for f in failures} == {"moved", "cost", "edited", "in_place_cost"}
+    assert {f["unit"] for f in failures} == {"moved", "cost", "edited", "in_place_cost", "twice_again"}
     moved = next(f for f in failures if f["unit"] == "moved" and f["rule"] == "cognitive_max")
     assert moved["path"] == "src/shop/a.py" and "(first 2026-11-01, last 2026-11-04)" in moved["message"]
 
