@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional
+from typing import Any, Callable, Iterable, Mapping, Optional
 
 from ..analysis.identity import body_hash, unit_hash
 from ..analysis.source import FunctionNode, decode, find_units, parse
@@ -29,7 +29,7 @@ from .git import Repository
 
 __all__ = ["BlobFindings", "Bodies", "Row", "Wanted", "likeness", "unit_nodes"]
 
-_MAX_BLOB = 16 << 20  # larger files are not source the history means
+_MAX_BLOB = 1 << 20  # past versions larger than this are not read: generated code, not a history anyone wrote
 # 2: entries hold the body hash and unit hash of each measured unit present
 _ENTRY = "git-findings-2"
 _MAX_PER_FILE = 2000  # blobs kept per file: well over git_max_commits
@@ -80,8 +80,10 @@ def _row(v: Any) -> Row:
 class BlobFindings:
     """(blob id, path as named now) -> its red violations, from memory, the cache, or the analysis."""
 
-    def __init__(self, settings: Settings, cache: Any = None, pm: Any = None) -> None:
+    def __init__(self, settings: Settings, cache: Any = None, pm: Any = None,
+                 warn: Optional[Callable[[str], None]] = None) -> None:
         self.settings = settings
+        self.warn = warn or (lambda message: None)  # the run's sink: a file whose versions are not read
         self.jobs = 1  # processes for a cold walk; front ends that analyse in parallel raise it
         self.cache = cache  # an AnalysisCache, or None
         self._pm = pm
@@ -128,7 +130,11 @@ class BlobFindings:
     def _fill(self, repo: Repository, todo: list[tuple[str, str]], wanted: Mapping[str, Wanted]) -> None:
         """Analyse the blobs of ``todo``, grouped by file (so a unit kept unchanged is measured once),
         in ``jobs`` processes when there are enough of them."""
-        contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB)
+        large: dict[str, int] = {}
+        contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB, large.__setitem__)
+        for rel in sorted({rel for blob, rel in todo if blob in large}):
+            self.warn(f"git: past versions of {rel} larger than {_MAX_BLOB >> 20} MiB are not read (generated "
+                      "code, not a history anyone wrote); it recurs by the stored history alone")
         tasks = self._tasks(todo, contents, wanted)
         for rel, found in _measure_all(self, tasks):
             want = tasks[rel][0]

@@ -137,7 +137,7 @@ class GitEvidence:
         run's AnalysisCache and ``pm`` its plugin manager; ``now`` the run's clock."""
         self.settings = settings
         self.mode, self.base_ref = settings.mode, settings.base
-        self.blobs = BlobFindings(settings, cache, pm)
+        self.blobs = BlobFindings(settings, cache, pm, warn=lambda message: self._warn(message))
         self._warn = warn or (lambda message: None)
         self.now = now or now_utc()
         self._found = _Found()
