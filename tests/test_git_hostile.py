@@ -112,21 +112,21 @@ def history(tmp_path_factory):
     return three_days(new_repo(tmp_path_factory.mktemp("hostile") / "shop"))
 
 
-@pytest.mark.parametrize("pattern, action", [
-    ("*", f"yes | {FLOOD}"),  # the first question (rev-parse) answered with endless lines
-    ("*", f"yes | {FLOOD} >&2; exit 1"),  # endless complaints
-    ('*" log "*', f"yes | {FLOOD}"),  # one field that never ends
-    ("*--batch", f"{FLOOD} /dev/zero"),  # blob contents whose header line never ends
+@pytest.mark.parametrize("pattern, action, said", [
+    ("*", f"yes | {FLOOD}", "git rev-parse gave more than"),  # the first question answered with endless lines
+    ("*", f"yes | {FLOOD} >&2; exit 1", "git rev-parse failed: y;"),  # endless complaints
+    ('*" log "*', f"yes | {FLOOD}", "git log gave output that does not parse"),  # a field that never ends
+    ("*--batch", f"{FLOOD} /dev/zero", "git cat-file --batch gave output that does not parse"),  # nor a header
 ])
-def test_a_flooding_git_is_one_warning_in_bounded_memory(history, tmp_path, pattern, action):
+def test_a_flooding_git_is_one_warning_in_bounded_memory(history, tmp_path, pattern, action, said):
     fresh = clone(history, tmp_path / "clone")
-    path, calls = _fake_git(tmp_path, pattern, action)
+    path, _ = _fake_git(tmp_path, pattern, action)
     done = subprocess.run([sys.executable, "-c", MEASURED, LADDER, "check", "--no-record"], cwd=fresh, text=True,
                           capture_output=True, timeout=HANG_DETECTOR,
                           env={**os.environ, "PATH": path, "LADDER_NOW": NOW, "LADDER_NO_CACHE": "1"})
     peak = done.stdout.rstrip("\n").rsplit("\n", 1)[-1]
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.count("ladder: warning: git") == 1, done.stderr
+    assert done.stderr.count("ladder: warning: git") == 1 and f"ladder: warning: git: {said}" in done.stderr, done.stderr
     assert int(peak) < 300 * 1024, f"ladder peaked at {int(peak) // 1024} MiB"
 
 

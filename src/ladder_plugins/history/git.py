@@ -375,7 +375,8 @@ class _Call:
             raise GitUnavailable("git is not installed (no 'git' on PATH)") from None
         except OSError as exc:
             raise GitUnavailable(f"git cannot be run: {exc.strerror or exc}") from None
-        self.stdout: IO[bytes] = self.proc.stdout  # type: ignore[assignment]  # PIPE: never None
+        assert self.proc.stdout is not None  # a pipe was asked for
+        self.stdout = self.proc.stdout
         self.expired, self.errors = threading.Event(), bytearray()
         self.timer = threading.Timer(self.limit, self._expire)
         self.helpers = [threading.Thread(target=_drain, args=(self.proc.stderr, self.errors), daemon=True)]
