@@ -124,7 +124,7 @@ def _fake_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> Pat
     (bin_dir / "git").chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.delenv("LADDER_GIT_TIMEOUT", raising=False)
-    monkeypatch.delenv("LADDER_GIT_GAVE_UP", raising=False)  # restored (unset) after the test
+    monkeypatch.setenv("LADDER_GIT_GAVE_UP", "")  # what a time-out here sets is undone after the test
     return calls
 
 
