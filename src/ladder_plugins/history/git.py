@@ -398,9 +398,7 @@ class _Call:
     def close(self) -> None:
         self.timer.cancel()
         _kill(self.proc)  # whatever git left running holds nothing of ours
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            if pipe is not None:
-                pipe.close()
+        self.stdout.close()  # its complaints' pipe is the drain's to close: closing it here would wait on the read
 
 
 def _timeout() -> float:
@@ -464,11 +462,9 @@ def _kill(proc: Any) -> None:
 
 def _drain(pipe: IO[bytes], kept: bytearray) -> None:
     """Read git's complaints to their end (a full pipe would stop git), keeping their first part."""
-    try:
+    with pipe:
         for chunk in iter(lambda: pipe.read(1 << 16), b""):
             kept.extend(chunk[:max(_MAX_ERRORS - len(kept), 0)])
-    except (OSError, ValueError):
-        pass  # closed under it: git was stopped
 
 
 def _feed(pipe: Any, data: bytes) -> None:
