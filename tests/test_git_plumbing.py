@@ -174,3 +174,17 @@ def test_a_bad_timeout_setting_is_said_with_its_range(tmp_path, monkeypatch, giv
     with pytest.raises(GitUnavailable, match="LADDER_GIT_TIMEOUT=.* is not a number of seconds from 0 to 3600"):
         _run(tmp_path, ["log"])
     assert not calls.exists()
+
+
+@pytest.mark.parametrize("body, said", [("echo 'not a commit id'", "git rev-parse gave output that does not parse"),
+                                        ("exec sleep 1000", "git rev-parse did not finish in 0.3 s")])
+def test_garbage_or_a_time_out_for_head_is_no_repository_without_commits(tmp_path, monkeypatch, body, said):
+    _fake_git(tmp_path, monkeypatch, body)
+    monkeypatch.setenv("LADDER_GIT_TIMEOUT", "0.3")
+    with pytest.raises(GitUnavailable, match=said):
+        Repository(tmp_path, tmp_path, "", False).head()
+
+
+def test_a_head_git_does_not_know_is_a_repository_without_commits(tmp_path, monkeypatch):
+    _fake_git(tmp_path, monkeypatch, "exit 1")  # rev-parse --verify --quiet HEAD in a new repository
+    assert Repository(tmp_path, tmp_path, "", False).head() is None

@@ -44,6 +44,11 @@ class GitUnavailable(Exception):
     """Git cannot answer (not installed, not a repository, corrupt, failing); the message says why."""
 
 
+class _GitSaidNo(GitUnavailable):
+    """git ran and exited with a failure: to some questions ("which commit is HEAD?") an answer, where a
+    time-out or garbage never is."""
+
+
 @dataclass(frozen=True)
 class Change:
     """One file changed by one commit, as ``git log --raw`` reports it."""
@@ -159,10 +164,13 @@ class Repository:
         """The commit id HEAD names (``None`` in a new repository); the commit itself is not read."""
         if self._head is False:
             try:
-                sha = self.git(["rev-parse", "--verify", "--quiet", "HEAD"]).decode("ascii", "replace").strip()
-            except GitUnavailable:
-                sha = ""
-            self._head = sha if _is_sha(sha) else None
+                out = self.git(["rev-parse", "--verify", "--quiet", "HEAD"])
+            except _GitSaidNo:
+                out = b""  # no commit yet: --verify --quiet says so by its exit status alone
+            sha = out.decode("ascii", "replace").strip()
+            if sha and not _is_sha(sha):
+                raise GitUnavailable(f"git rev-parse gave output that does not parse: {out[:60]!r}")
+            self._head = sha or None
         return self._head
 
     def commits(self, since: Optional[int]) -> "Commits":
@@ -447,7 +455,7 @@ def _failure(args: Sequence[str], status: int, errors: bytes) -> GitUnavailable:
                               "only once it is marked safe; if you trust it: git config --global --add "
                               f"safe.directory {where}")
     lines = text.strip().splitlines()
-    return GitUnavailable(f"git {args[0]} failed: {lines[-1] if lines else f'exit status {status}'}")
+    return _GitSaidNo(f"git {args[0]} failed: {lines[-1] if lines else f'exit status {status}'}")
 
 
 def _kill(proc: Any) -> None:
