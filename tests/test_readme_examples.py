@@ -90,3 +90,13 @@ def test_a_readme_example_is_what_the_tool_prints(outputs, name, block):
         pytest.skip("git is not installed: the recurrence-from-git examples need a real repository")
     assert name in outputs, f"no run makes the example {name!r}"
     assert _pattern(block).search(outputs[name] + "\n"), outputs[name]
+
+
+def test_the_demo_is_the_same_whatever_run_id_the_environment_holds(monkeypatch):
+    """Each of the demo's checks is its own run, as separate commands are: a LADDER_RUN_ID of the caller's (a CI
+    job's, or one a flake8 run left in this process) must not make them one."""
+    monkeypatch.setenv("LADDER_RUN_ID", "one-run-for-all")
+    said: list[str] = []
+    assert run_demo(echo=said.append) == 0
+    third = [text for text in said if "$ ladder check" in text][2]
+    assert "history: 2 runs in the log)" in third

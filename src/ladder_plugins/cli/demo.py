@@ -36,12 +36,14 @@ def check_project(root: Path, now: str) -> tuple[int, str, object]:
     from ..analysis.discovery import default_paths
     from ..config import load_settings
     from ..history.recorder import record_run
-    from ..history.run import RunContext
+    from ..history.run import NOW_ENV, RUN_ID_ENV, RunContext
     from ..reports.findings import check_text
 
     settings = load_settings(root)
     result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)
-    run = RunContext.create("cli", settings.mode, settings.repo_id, environ={**os.environ, "LADDER_NOW": now})
+    # each check its own run, as separate commands are, whatever LADDER_RUN_ID the caller's environment holds
+    environ = {**{k: v for k, v in os.environ.items() if k != RUN_ID_ENV}, NOW_ENV: now}
+    run = RunContext.create("cli", settings.mode, settings.repo_id, environ=environ)
     outcome = record_run(result.violations, settings, run)
     return (1 if outcome.failed else 0), check_text(result, outcome, settings), outcome
 
