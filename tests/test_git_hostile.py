@@ -142,3 +142,14 @@ def test_a_generated_file_over_the_blob_limit_is_not_read_and_said_once(tmp_path
     assert "Traceback" not in done.stderr, done.stderr
     assert done.stderr.count("src/shop/generated.py") == 1 and "1 MiB" in done.stderr, done.stderr
     assert "cat-file --batch\n" not in calls.read_text()  # no blob content asked for
+
+
+@pytest.mark.parametrize("front_end", ["ladder check", "flake8 -j 2 (spawn)"])
+def test_what_a_failing_git_says_reaches_the_terminal_cleaned(project, tmp_path, front_end):
+    """git's last error line is quoted in the warning: an escape sequence or a bidi override in it is removed
+    by every front end (flake8's warnings too), not printed raw."""
+    path, _ = _fake_git(tmp_path, "*rev-parse*", "printf 'fatal: \\033]0;pwned\\007\\342\\200\\256evil\\n' >&2; exit 128")
+    done = subprocess.run(FRONT_ENDS[front_end], cwd=project, capture_output=True, text=True, timeout=HANG_DETECTOR,
+                          env={**os.environ, "PATH": path, "LADDER_NOW": NOW, "CI": ""})
+    assert "ladder: warning: git" in done.stderr, done.stderr
+    assert "\x1b" not in done.stderr and "\x07" not in done.stderr and "\u202e" not in done.stderr

@@ -225,7 +225,10 @@ def _settings(options: Any) -> Any:
 
 
 def _print_warning(message: str) -> None:
-    print(f"ladder: warning: {message}", file=sys.stderr)
+    """One warning on stderr, made safe here: file names and git's own words in it come from outside."""
+    from .reports.sanitize import clean
+
+    print(f"ladder: warning: {clean(message)}", file=sys.stderr)
 
 
 def _hotspots(events: Any, gate: Any, settings: Any) -> list[tuple[int, str]]:
