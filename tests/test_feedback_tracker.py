@@ -211,6 +211,17 @@ def test_a_scan_that_finds_nothing_new_never_makes_the_state_larger(tmp_path):
     assert state_file.path.stat().st_size <= before
 
 
+def test_a_lone_surrogate_escape_in_the_state_is_written_back_as_it_came(tmp_path):
+    """Another tool wrote "\\ud800" (valid JSON, no UTF-8 form): the scan writes the file back, UTF-8, losing
+    nothing, instead of failing with a traceback."""
+    state_file = _state_file(tmp_path, [])
+    item = {**_tracked_item(0), "title": "half a pair \ud800 here"}
+    state_file.path.write_text(json.dumps({"version": 1, "feedbacks": [item]}))
+    _scan_nothing_new(state_file)
+    written = state_file.path.read_bytes()
+    assert b"\\ud800" in written and json.loads(written.decode("utf-8"))["feedbacks"][0]["title"] == item["title"]
+
+
 def test_a_state_over_the_limit_is_said_with_what_to_do_by_the_scan_and_by_doctor(tmp_path):
     warned: list = []
     state_file = _state_file(tmp_path, warned)

@@ -13,6 +13,7 @@ updated.
 from __future__ import annotations
 
 import json
+import re
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -196,7 +197,12 @@ def _layout(data: dict) -> str:
 
     parts = [f"{dump(key)}:[\n" + ",\n".join(map(dump, value)) + "\n]" if key == "feedbacks" and value
              else f"{dump(key)}:{dump(value)}" for key, value in data.items()]
-    return "{" + ",\n".join(parts) + "}\n"
+    # a lone surrogate (read from a "\\ud800" escape another tool wrote) has no UTF-8 form: written back as the
+    # escape it came from, so the file stays UTF-8 and reads back the same
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", "{" + ",\n".join(parts) + "}\n")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _shape_problem(data: Any) -> Optional[str]:
