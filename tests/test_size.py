@@ -77,6 +77,8 @@ def test_file_lines(settings):
     assert analyze_source("a = 1\nb = 2\n", "m.py", settings).metrics["file_lines"] == 2
     assert analyze_source("a = 1\nb = 2", "m.py", settings).metrics["file_lines"] == 2
     assert analyze_source("\n\n\n", "m.py", settings).metrics["file_lines"] == 3
+    assert analyze_source("a = 1\rb = 2\r", "m.py", settings).metrics["file_lines"] == 2  # CR only
+    assert analyze_source("a = 1\r\nb = 2\r\nc = 3", "m.py", settings).metrics["file_lines"] == 3
 
 
 TEST_FILE = '''

@@ -162,11 +162,10 @@ def nesting_depth(node: FunctionNode) -> int:
     return deepest
 
 
-def file_lines(text: str) -> int:
-    """Physical lines, as an editor numbers them."""
-    if not text:
-        return 0
-    return text.count("\n") + (0 if text.endswith("\n") else 1)
+def file_lines(lines: Sequence[str]) -> int:
+    """Physical lines, as an editor and the tokenizer number them: ``lines`` split at LF, CRLF and a lone CR
+    (a file of CR line endings is as many lines as it shows, not one)."""
+    return len(lines)
 
 
 @hookimpl
@@ -180,4 +179,4 @@ def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
 
 @hookimpl
 def ladder_file_metrics(source: ParsedSource) -> Mapping[str, int]:
-    return {"file_lines": file_lines(source.text)}
+    return {"file_lines": file_lines(source.lines)}
