@@ -208,3 +208,28 @@ def test_doctor_says_what_git_history_the_gate_reads(tmp_path):
     (uncommitted / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_since = "v9"\n')
     wrong = ladder(["doctor"], uncommitted)
     assert wrong.returncode == 1 and "'v9' is neither" in wrong.stdout and "Traceback" not in wrong.stderr
+
+
+def _flake8_hotspots(repo: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD9", "--ladder-no-record", "src"], cwd=repo,
+                          capture_output=True, text=True, env={**os.environ, "LADDER_NOW": LATER, **NOT_CI}, timeout=300)
+
+
+def _pytest_gate(repo: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "--ladder", "--ladder-no-record", "-p", "no:cacheprovider",
+                           "-q", "src"], cwd=repo, capture_output=True, text=True,
+                          env={**os.environ, "LADDER_NOW": LATER, **NOT_CI}, timeout=300)
+
+
+def test_every_front_end_leaves_mechanical_commits_out(modules):
+    """Three edits on three days, the third a sweep, an ignored revision or a bot's: a hotspot nowhere; the same
+    edits by a person: a hotspot in ladder check, flake8 and pytest alike."""
+    _edits(modules, 2)
+    (modules / "src/shop/pricing.py").write_text(_price(6))
+    _by(modules, "renovate[bot]", "bot@renovateapp.com", f"{DAYS[2]}T10:00:00Z", "chore(deps): bump")
+    for done in (_check(modules), _flake8_hotspots(modules), _pytest_gate(modules)):
+        assert "LAD900" not in done.stdout and done.returncode == 0, done.stdout + done.stderr
+    (modules / "src/shop/pricing.py").write_text(_price(7))
+    _by(modules, "A Person", "person@example.invalid", f"{DAYS[3]}T10:00:00Z", "a real edit")
+    for done in (_check(modules), _flake8_hotspots(modules), _pytest_gate(modules)):
+        assert "LAD900" in done.stdout and done.returncode == 1, done.stdout + done.stderr
