@@ -80,3 +80,14 @@ def three_days(repo: Path) -> Path:
         commit(repo, day_files(n), f"{day}T10:00:00Z", f"day {n + 1}")
         ladder(["check"], repo, LADDER_NOW=f"{day}T10:30:00Z")
     return repo
+
+
+def recording_git(tmp_path: Path) -> tuple[str, Path]:
+    """A PATH whose git writes each of its commands to a file, then runs the real git."""
+    real = shutil.which("git")
+    bin_dir, calls = tmp_path / "spy", tmp_path / "calls.txt"
+    bin_dir.mkdir()
+    spy = bin_dir / "git"
+    spy.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{real}" "$@"\n')
+    spy.chmod(0o755)
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", calls

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import DAYS, NOW, PYPROJECT, clone, commit, git, nested, needs_git, new_repo, three_days
+from .git_helpers import (DAYS, NOW, PYPROJECT, clone, commit, git, nested, needs_git, new_repo, recording_git,
+                          three_days)
 from .reports_helpers import ladder
 
 pytestmark = needs_git
@@ -225,20 +226,9 @@ def test_outside_a_repository_git_is_not_asked(tmp_path):
     assert asked.returncode == 0 and asked.stderr.count("not inside a git work tree") == 1, asked.stderr
 
 
-def _recording_git(tmp_path: Path) -> tuple[str, Path]:
-    """A PATH whose git writes each of its commands to a file, then runs the real git."""
-    real = shutil.which("git")
-    bin_dir, calls = tmp_path / "spy", tmp_path / "calls.txt"
-    bin_dir.mkdir()
-    spy = bin_dir / "git"
-    spy.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{real}" "$@"\n')
-    spy.chmod(0o755)
-    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", calls
-
-
 def test_a_warm_run_reads_no_blob(checkout, tmp_path):
     fresh = clone(checkout, tmp_path / "clone")
-    path, calls = _recording_git(tmp_path)
+    path, calls = recording_git(tmp_path)
     cold = ladder(["check", "--no-record"], fresh, LADDER_NOW=NOW, PATH=path)
     cold_calls = calls.read_text()
     calls.unlink()

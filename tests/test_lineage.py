@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, commit, git, nested, needs_git, new_repo
+from .git_helpers import PYPROJECT, commit, git, nested, needs_git, new_repo, recording_git
 from .reports_helpers import ladder
 
 pytestmark = needs_git
@@ -108,23 +107,12 @@ def test_the_inherited_past_makes_the_hotspot(moves):
     assert moved["path"] == "src/shop/a.py" and "(first 2026-11-01, last 2026-11-04)" in moved["message"]
 
 
-def _recording_git(tmp_path: Path) -> tuple[str, Path]:
-    """A PATH whose git writes each of its commands to a file, then runs the real git."""
-    real = shutil.which("git")
-    bin_dir, calls = tmp_path / "spy", tmp_path / "calls.txt"
-    bin_dir.mkdir()
-    spy = bin_dir / "git"
-    spy.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec "{real}" "$@"\n')
-    spy.chmod(0o755)
-    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}", calls
-
-
 def test_a_warm_run_follows_the_moves_from_the_cache(moves, tmp_path):
     """A warm run answers the same reading no blob: the whole answer, and (flake8 asks file by file, so not
     the whole answer) each blob's units and each move found are cached."""
     fresh = tmp_path / "clone"
     git(moves.parent, "clone", "-q", str(moves), str(fresh))
-    path, calls = _recording_git(tmp_path)
+    path, calls = recording_git(tmp_path)
     cold = ladder(["check", "--no-record"], fresh, LADDER_NOW=LATER, CI="", PATH=path)
     reads_blobs = re.compile(r"cat-file --batch$", re.MULTILINE)  # --batch-check only asks for sizes
     assert reads_blobs.search(calls.read_text()) and "LAD900 [hotspot] 'cost'" in cold.stdout, cold.stdout
