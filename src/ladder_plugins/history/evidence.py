@@ -118,7 +118,7 @@ class _Found:
     branch: Any = False  # the commits after the base (mode new)
     versions: int = 0  # past versions read
     cut: tuple[str, ...] = ()  # files whose history git_max_commits cut short
-    not_read: str = ""  # why git was not read, said in the verdict
+    not_read: str = ""  # why git was not read ("shallow clone"), said in the verdict and by doctor
     error: Optional[ConfigError] = None  # what check() raises: a shallow clone in CI
     mechanical_commits: dict[str, str] = field(default_factory=dict)  # of the versions read: commit -> reason
     lineage: dict[tuple[str, str], tuple["_Hop", ...]] = field(default_factory=dict)  # (path, unit) -> its moves
@@ -175,11 +175,11 @@ class GitEvidence:
         try:
             repo = Repository.discover(root)
             if repo.head() is None:
-                self._found.not_read = "git history not read: the repository has no commits yet"
+                self._found.not_read = "the repository has no commits yet"
                 return None  # a repository without commits has no history to read
         except GitUnavailable as exc:
             self._warn(f"git: {exc}; recurrence uses the stored history alone")
-            self._found.not_read = "git history not read (see the warning)"
+            self._found.not_read = "git failed (see the warning)"
             return None
         if repo.shallow and self.uses_git:
             self._shallow()
@@ -196,7 +196,7 @@ class GitEvidence:
             self._found.error = ConfigError(f"git: {SHALLOW_HINT} (CI is set, so this is an error)")
         else:
             self._warn(f"git: {SHALLOW_HINT}")
-        self._found.not_read = "git history not read: shallow clone"
+        self._found.not_read = "shallow clone"
 
     def prepare(self) -> None:
         """Ask git now what every later question needs (the repository, the window's commits): a process
@@ -539,8 +539,8 @@ class GitEvidence:
         if repo is None:
             why = self._found.not_read or ("recurrence.source is \"log\"" if self.settings.recurrence.source == "log"
                                            else "count = \"runs\" reads no git" if self.uses_git is False
-                                           else "git history not read")
-            return {"read": False, "why": why, "shallow": self._found.not_read.endswith("shallow clone")}
+                                           else "no repository")
+            return {"read": False, "why": why, "shallow": self._found.not_read == "shallow clone"}
         rec = self.settings.recurrence
         return {"read": True, "adoption": self.adoption().said, "committed": self.adoption().git is not None,
                 "ignore_revs": len(self._mechanical().revs), "sweep_files": rec.sweep_files,
@@ -552,7 +552,7 @@ class GitEvidence:
         if not git_wanted(self.settings) or not self.uses_git:
             return ""
         if self.repository() is None:
-            return self._found.not_read or "git history not read"
+            return f"git history not read: {self._found.not_read}" if self._found.not_read else "git history not read"
         cut = ""
         if self._found.cut:
             cap = self.settings.recurrence.git_max_commits
