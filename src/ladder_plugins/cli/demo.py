@@ -31,20 +31,23 @@ _STEPS = (
 
 
 def check_project(root: Path, now: str) -> tuple[int, str, object]:
-    """``ladder check`` on ``root`` at time ``now``: (exit status, text, outcome)."""
-    from ..analysis.analyzer import Analyzer
+    """``ladder check`` on ``root`` at time ``now``: (exit status, text, outcome), through the run pipeline
+    every front end uses (no cache: a demo leaves nothing behind but its copy's history)."""
     from ..analysis.discovery import default_paths
     from ..config import load_settings
-    from ..history.recorder import record_run
+    from ..errors import WarnOnce
+    from ..history.pipeline import RunOptions, RunPipeline
     from ..history.run import NOW_ENV, RUN_ID_ENV, RunContext
     from ..reports.findings import check_text
 
     settings = load_settings(root)
-    result = Analyzer(settings).paths([root / p for p in default_paths(settings)], cwd=root)
     # each check its own run, as separate commands are, whatever LADDER_RUN_ID the caller's environment holds
     environ = {**{k: v for k, v in os.environ.items() if k != RUN_ID_ENV}, NOW_ENV: now}
     run = RunContext.create("cli", settings.mode, settings.repo_id, environ=environ)
-    outcome = record_run(result.violations, settings, run)
+    # the story is the log's: a copy that happens to sit in a work tree reads no git
+    pipeline = RunPipeline.prepare(settings, "cli", WarnOnce(), RunOptions(use_cache=False, run=run, git=False))
+    result = pipeline.analyzer.paths([root / p for p in default_paths(settings)], cwd=root)
+    outcome = pipeline.finish_violations(result.violations, record=True)
     return (1 if outcome.failed else 0), check_text(result, outcome, settings), outcome
 
 
