@@ -8,10 +8,11 @@ nothing for runs that never use the analysis.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+# The public API: each name and the module that defines it. ``__getattr__`` imports from here at first use.
 _EXPORTS = {
     "AnalysisResult": "analysis.report",
     "Analyzer": "analysis.analyzer",
@@ -35,23 +36,28 @@ _EXPORTS = {
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+if TYPE_CHECKING:  # pragma: no cover
+    # Type checkers cannot follow the lazy import above, so they read the same table spelled as imports; the
+    # ``X as X`` form re-exports each name under --strict. tests/test_types.py holds the two to the same pairs.
     from .analysis.analyzer import (  # noqa: F401
-        AnalysisResult, Analyzer, FileReport, UnitReport, Violation, analyze_paths, analyze_source,
+        Analyzer as Analyzer, analyze_paths as analyze_paths, analyze_source as analyze_source,
     )
-    from .catalogue import RULES, Rule, lookup  # noqa: F401
-    from .config import Settings, find_root, load_settings  # noqa: F401
-    from .errors import ConfigError, LadderError, SourceError  # noqa: F401
-    from .hookspecs import hookimpl, hookspec  # noqa: F401
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ladder_plugins' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+    from .analysis.report import (  # noqa: F401
+        AnalysisResult as AnalysisResult, FileReport as FileReport, UnitReport as UnitReport, Violation as Violation,
+    )
+    from .catalogue import RULES as RULES, Rule as Rule, lookup as lookup  # noqa: F401
+    from .config import Settings as Settings, find_root as find_root, load_settings as load_settings  # noqa: F401
+    from .errors import ConfigError as ConfigError, LadderError as LadderError, SourceError as SourceError  # noqa: F401
+    from .hookspecs import hookimpl as hookimpl, hookspec as hookspec  # noqa: F401
+else:
+    # hidden from type checkers, which would otherwise take any misspelt name of this package for a valid one
+    def __getattr__(name: str) -> object:
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module 'ladder_plugins' has no attribute {name!r}")
+        value = getattr(import_module(f".{module}", __name__), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
