@@ -26,7 +26,7 @@ __all__ = ["FingerprintStats", "Aggregate", "DayCounts", "AGGREGATE_FORMAT"]
 AGGREGATE_FORMAT = 2
 
 
-def _optional_text(value: Any) -> Optional[str]:
+def _optional_text(value: object) -> Optional[str]:
     return value if isinstance(value, str) else None
 
 
@@ -37,46 +37,46 @@ _MAX_COUNT = 10**15
 _MAX_LINE = 10**9
 
 
-def _number(value: Any) -> float:
+def _number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not -_MAX_NUMBER <= value <= _MAX_NUMBER:
         raise ValueError(f"not a measured value: {str(value)[:40]!r}")
     return float(value)
 
 
-def _optional_number(value: Any) -> Optional[float]:
+def _optional_number(value: object) -> Optional[float]:
     return None if value is None else _number(value)
 
 
-def _int(value: Any, most: int) -> int:
+def _int(value: object, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
         raise ValueError(f"not a count or line: {str(value)[:40]!r}")
     return value
 
 
-def _line(value: Any) -> int:
+def _line(value: object) -> int:
     return _int(value, _MAX_LINE)
 
 
-def _events(value: Any) -> int:
+def _events(value: object) -> int:
     return _int(value, _MAX_COUNT)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if not isinstance(value, str):
         raise ValueError("not a string")
     return value
 
 
-def _rule_key(value: Any) -> str:
+def _rule_key(value: object) -> str:
     if not is_rule_key(value):
         raise ValueError("not a rule key")
     return value
 
 
-def _role(value: Any) -> str:
+def _role(value: object) -> str:
     from ..catalogue import ROLES
 
-    if value not in ROLES:
+    if not isinstance(value, str) or value not in ROLES:
         raise ValueError("not a known role")
     return value
 
@@ -92,7 +92,7 @@ def _hashes(value: Any) -> dict[str, list[Any]]:
     return {_text(h): _span(span) for h, span in dict(value).items()}
 
 
-def _optional_time(value: Any) -> Optional[str]:
+def _optional_time(value: object) -> Optional[str]:
     return None if value is None else _time(value)
 
 
@@ -112,7 +112,7 @@ def _runs(value: Any) -> dict[str, str]:
     return {identifier(run, "run id"): _time(when) for run, when in dict(value).items()}
 
 
-def _observation(value: Any) -> list[Any]:
+def _observation(value: object) -> list[Any]:
     """[version, severity, actual, limit, line]."""
     if not isinstance(value, list) or len(value) != 5 or value[1] not in ("red", "yellow"):
         raise ValueError("an observation is not [version, severity, actual, limit, line]")
@@ -260,7 +260,7 @@ class DayCounts:
         return cls({_text(run): [_time(e[0]), _count(e[1]), _count(e[2])] for run, e in dict(data["runs"]).items()})
 
 
-def _count(value: Any) -> int:
+def _count(value: object) -> int:
     return _int(value, _MAX_COUNT)
 
 
@@ -401,7 +401,7 @@ class Aggregate:
         fingerprints = {fp: s.to_json() for fp, s in sorted(self.fingerprints.items())}
         return {**self._head_json(), "fingerprints": fingerprints}
 
-    def write_json(self, write: Callable[[str], None]) -> None:
+    def write_json(self, write: Callable[[str], object]) -> None:
         """``json.dumps(self.to_json())``, compact, written piece by piece: a large history is
         saved without a second copy of itself in memory."""
         head = json.dumps(self._head_json(), separators=(",", ":"))

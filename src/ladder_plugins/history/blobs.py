@@ -19,13 +19,20 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
 from ..analysis.identity import body_hash, unit_hash
 from ..analysis.source import FunctionNode, decode, find_units, parse
 from ..config import Settings
 from ..errors import SourceError
 from .git import Repository
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from ..analysis.analyzer import Analyzer
+    from ..analysis.cache import AnalysisCache
+    from ..analysis.source import ParsedSource, Unit
 
 __all__ = ["BlobFindings", "Bodies", "Row", "Wanted", "likeness", "unit_nodes"]
 
@@ -80,19 +87,20 @@ def _row(v: Any) -> Row:
 class BlobFindings:
     """(blob id, path as named now) -> its red violations, from memory, the cache, or the analysis."""
 
-    def __init__(self, settings: Settings, cache: Any = None, pm: Any = None,
+    def __init__(self, settings: Settings, cache: Optional[AnalysisCache] = None,
+                 pm: Optional[pluggy.PluginManager] = None,
                  warn: Optional[Callable[[str], None]] = None) -> None:
         self.settings = settings
         self.warn = warn or (lambda message: None)  # the run's sink: a file whose versions are not read
         self.jobs = 1  # processes for a cold walk; front ends that analyse in parallel raise it
         self.cache = cache  # an AnalysisCache, or None
         self._pm = pm
-        self._analyzer: Any = None
+        self._analyzer: Optional[Analyzer] = None
         self._files: dict[str, dict[str, dict[str, Any]]] = {}  # path -> blob id -> entry
         self._units: dict[tuple[Any, ...], tuple[list[Row], list[str]]] = {}  # unit text, context -> rows, hashes
         self._nodes: dict[str, dict[str, FunctionNode]] = {}  # blob id -> its units, for following moves
 
-    def analyzer(self) -> Any:
+    def analyzer(self) -> Analyzer:
         """The analyzer for blobs, also the run's rules by code."""
         if self._analyzer is None:
             from ..analysis.analyzer import Analyzer
@@ -157,6 +165,7 @@ class BlobFindings:
         return entry is not None and want.covered_by(entry)
 
     def _key(self, rel: str) -> str:
+        assert self.cache is not None  # asked only where entries are kept
         return self.cache.key(_ENTRY.encode("ascii"), rel, _ENTRY)
 
     def _file(self, rel: str) -> dict[str, dict[str, Any]]:
@@ -210,7 +219,7 @@ class BlobFindings:
             rows += [_row(v) for v in analyzer.measure(parsed, [], file_rules=True).red]
         return rows, bodies
 
-    def _unit_rows(self, analyzer: Any, parsed: Any, unit: Any) -> tuple[list[Row], list[str]]:
+    def _unit_rows(self, analyzer: Analyzer, parsed: ParsedSource, unit: Unit) -> tuple[list[Row], list[str]]:
         """A unit's rows and hashes, measured once per distinct text (its line is this version's)."""
         first = min([unit.line] + [d.lineno for d in getattr(unit.node, "decorator_list", [])])
         text = "\n".join(parsed.lines[first - 1:unit.end_line])
@@ -223,10 +232,10 @@ class BlobFindings:
 
 
 _MIN_PARALLEL = 64  # blobs below which starting worker processes costs more than it saves
-_WORKER: dict[str, Any] = {}  # a worker process's BlobFindings; the parent never touches it
+_WORKER: dict[str, BlobFindings] = {}  # a worker process's BlobFindings; the parent never touches it
 
 
-def _measure_all(findings: BlobFindings, tasks: Mapping[str, Task]) -> Any:
+def _measure_all(findings: BlobFindings, tasks: Mapping[str, Task]) -> list[tuple[str, dict[str, _Measured]]]:
     """(path, blob id -> rows) for every file of ``tasks``, in worker processes when it pays."""
     # the longest histories first: the workers finish together
     work = sorted(((rel, want, blobs) for rel, (want, blobs) in tasks.items()), key=lambda task: -len(task[2]))
@@ -235,7 +244,8 @@ def _measure_all(findings: BlobFindings, tasks: Mapping[str, Task]) -> Any:
     return _in_processes(findings, work)
 
 
-def _in_processes(findings: BlobFindings, work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> Any:
+def _in_processes(findings: BlobFindings,
+                  work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> list[tuple[str, dict[str, _Measured]]]:
     from concurrent.futures import ProcessPoolExecutor
 
     jobs = min(findings.jobs, len(work))

@@ -23,11 +23,14 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from ..analysis.identity import HASH_VERSION
 from ..errors import ConfigError
 from .run import RunContext, format_timestamp, new_id, parse_timestamp
+
+if TYPE_CHECKING:
+    from typing import TypeGuard  # Python 3.10+; only the type checker reads it
 
 __all__ = [
     "SCHEMA_VERSION", "SEVERITIES", "Event", "Sighting", "Record", "events_from_violations", "event_from_json",
@@ -265,7 +268,7 @@ def _checked(data: Mapping[str, Any], version: int) -> dict[str, Any]:
     return {**{key: data[key] for key in _REQUIRED_TEXT}, "timestamp": canonical_timestamp(data["timestamp"])}
 
 
-def is_rule_key(value: Any) -> bool:
+def is_rule_key(value: object) -> TypeGuard[str]:
     """Whether ``value`` has the shape of a rule key (what outputs may print as it is)."""
     return isinstance(value, str) and _KEY.fullmatch(value) is not None
 

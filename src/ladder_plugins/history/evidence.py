@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 
 from ..analysis.identity import HASH_VERSION, body_hash, body_tokens
 from ..analysis.source import FunctionNode
@@ -48,6 +48,12 @@ from .events import SCHEMA_VERSION, Event
 from .git import Change, Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
 from .run import format_timestamp, now_utc, parse_timestamp
 from .workspace import git_wanted
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from ..analysis.cache import AnalysisCache
+    from ..catalogue import Rule
 
 __all__ = ["Adoption", "Baseline", "GitEvidence", "GitFacts", "SHALLOW_HINT"]
 
@@ -106,16 +112,16 @@ class Baseline:
 class _Found:
     """What git said, asked once each: False where not asked yet, None where there is nothing."""
 
-    repo: Any = False
-    commits: Any = False
-    base: Any = False
+    repo: Optional[Repository] | Literal[False] = False
+    commits: Optional[Commits] | Literal[False] = False
+    base: Optional[str] | Literal[False] = False
     renames: Optional[dict[str, str]] = None
-    log: Any = None  # the LogCache, once the window's start is known
+    log: Optional[LogCache] = None  # the LogCache, once the window's start is known
     start: Optional[int] = None
     window: str = ""  # HEAD and window start: the key of answers for this window
-    mechanical: Any = None  # the Mechanical classifier, once read
-    adoption: Any = None  # the Adoption, once worked out
-    branch: Any = False  # the commits after the base (mode new)
+    mechanical: Optional[Mechanical] = None  # the Mechanical classifier, once read
+    adoption: Optional[Adoption] = None  # the Adoption, once worked out
+    branch: Optional[frozenset[str]] | Literal[False] = False  # the commits after the base (mode new)
     versions: int = 0  # past versions read
     cut: tuple[str, ...] = ()  # files whose history git_max_commits cut short
     not_read: str = ""  # why git was not read ("shallow clone"), said in the verdict and by doctor
@@ -131,7 +137,8 @@ Found = tuple[Row, str, int, str]
 class GitEvidence:
     """Per-run (per-process) access to git's side of the gate; every git call is made at most once."""
 
-    def __init__(self, settings: Settings, *, cache: Any = None, pm: Any = None,
+    def __init__(self, settings: Settings, *, cache: Optional[AnalysisCache] = None,
+                 pm: Optional[pluggy.PluginManager] = None,
                  warn: Optional[Callable[[str], None]] = None, now: Optional[datetime] = None) -> None:
         """``settings`` carry the mode and base (front ends apply their options first); ``cache`` is the
         run's AnalysisCache and ``pm`` its plugin manager; ``now`` the run's clock."""
@@ -340,7 +347,9 @@ class GitEvidence:
         repo = self.repository()
         renamed: dict[str, str] = {}
         seen: list[_Seen] = []
-        for hop in hops if repo is not None else ():
+        if repo is None:
+            return seen
+        for hop in hops:
             if hop.same is not None:
                 renamed[hop.same[0]] = renamed.get(hop.same[1], hop.same[1])
             prefix = f"{rel}::{hop.key}::"
@@ -359,15 +368,16 @@ class GitEvidence:
         the commit's parent, its key there, whether its body is the same); ``None`` where the unit was new.
         A commit never changes, so the answer is kept in the cache."""
         cache = self.blobs.cache
-        ckey = cache.key(b"git-lineage-1", "", f"{at.commit}|{at.path}|{key}|{body}|{_ALIKE}") if cache else None
-        entry = cache.get(ckey) if ckey else None
+        if cache is None:
+            return self._search_move(at, key, body)
+        ckey = cache.key(b"git-lineage-1", "", f"{at.commit}|{at.path}|{key}|{body}|{_ALIKE}")
+        entry = cache.get(ckey)
         if entry is not None and _valid_move(entry.get("from")):
             return None if entry["from"] is None else (entry["from"][0], entry["from"][1], entry["from"][2])
         if entry is not None:
             cache.discard(ckey, "unexpected content")
         answer = self._search_move(at, key, body)
-        if ckey:
-            cache.put(ckey, {"from": list(answer) if answer else None})
+        cache.put(ckey, {"from": list(answer) if answer else None})
         return answer
 
     def _search_move(self, at: FileVersion, key: str, body: str) -> Optional[tuple[str, str, bool]]:
@@ -400,23 +410,24 @@ class GitEvidence:
     def _cached_prior(self, wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
         if self._start() is None:
             return {}
-        key = self._prior_key(wanted)
-        entry = self.blobs.cache.get(key) if key else None
+        key, cache = self._prior_key(wanted), self.blobs.cache
+        entry = cache.get(key) if key and cache is not None else None
         if entry is None:
             return None
+        assert key is not None and cache is not None  # an entry was read from the cache under the key
         found = _decode_found(entry, wanted)
         cut, versions = entry.get("cut"), entry.get("versions")
         if found is None or not isinstance(cut, list) or not isinstance(versions, int):
-            self.blobs.cache.discard(key, "unexpected content")
+            cache.discard(key, "unexpected content")
             return None
         self._found.cut, self._found.versions = tuple(map(str, cut)), versions
         return found
 
     def _store_prior(self, wanted: Mapping[str, _Asked], found: Mapping[str, list[Found]]) -> None:
-        key = self._prior_key(wanted)
-        if key:
-            self.blobs.cache.put(key, {"found": {rel: [list(i) for i in items] for rel, items in found.items()},
-                                       "cut": list(self._found.cut), "versions": self._found.versions})
+        key, cache = self._prior_key(wanted), self.blobs.cache
+        if key and cache is not None:
+            cache.put(key, {"found": {rel: [list(i) for i in items] for rel, items in found.items()},
+                            "cut": list(self._found.cut), "versions": self._found.versions})
 
     def _versions(self, files: Iterable[str]) -> list[tuple[str, FileVersion]]:
         """(path now, version) of every version of ``files`` git holds, up to ``git_max_commits`` per file;
@@ -447,7 +458,8 @@ class GitEvidence:
         """The window's commits: from the cache when it holds them for this HEAD, else from git log."""
         if self._found.commits is False:
             start = self._start()
-            self._found.commits = None if start is None else self._found.log.commits(start)
+            log = self._found.log  # set by _start when it found a start
+            self._found.commits = None if start is None or log is None else log.commits(start)
         return self._found.commits
 
     def _start(self) -> Optional[int]:
@@ -505,8 +517,10 @@ class GitEvidence:
             rel = config.relative_to(self.settings.root).as_posix()
         except ValueError:
             return None
+        log = self._found.log
+        assert log is not None  # _start found a start
         try:
-            return self._found.log.adopted(rel)
+            return log.adopted(rel)
         except GitUnavailable as exc:
             self._fail(exc)
             return None
@@ -577,7 +591,7 @@ class GitEvidence:
             source=rule.source if rule else "external-plugin", hash_version=HASH_VERSION,
         )
 
-    def _rule(self, code: str) -> Any:
+    def _rule(self, code: str) -> Optional[Rule]:
         return self.blobs.analyzer().by_code.get(code)
 
     # -- the base of mode "new" ----------------------------------------------------------
@@ -649,7 +663,8 @@ class GitEvidence:
     def _value_at_base(self, rel: str, unit: str, hops: Sequence["_Hop"],
                        branch: frozenset[str]) -> dict[str, Optional[float]]:
         """Fingerprint now -> the base's value, of a unit whose moves after the base are ``hops`` (and more)."""
-        key, versions = unit, ()
+        key = unit
+        versions: tuple[FileVersion, ...] = ()
         for hop in hops:
             if hop.commit not in branch:
                 break  # moved before the base: the base had it where the later move found it
@@ -671,7 +686,7 @@ class GitEvidence:
             self._found.renames = repo.renames_since(base)
         specs = {rel: f"{base}:{self._found.renames.get(repo.to_repo(rel), repo.to_repo(rel))}" for rel in files}
         blobs = repo.blob_ids(list(specs.values()))
-        return [(blobs[spec], rel) for rel, spec in specs.items() if blobs.get(spec)]
+        return [(blob, rel) for rel, spec in specs.items() if (blob := blobs.get(spec))]
 
 
 class LogCache:
@@ -679,11 +694,12 @@ class LogCache:
     ``[tool.ladder]`` was adopted (apart, so a run whose answers are all cached reads no commit list).
     Commits read for an earlier window start serve a later one."""
 
-    def __init__(self, cache: Any, repo: Repository) -> None:
+    def __init__(self, cache: Optional[AnalysisCache], repo: Repository) -> None:
         self.cache, self.repo = cache, repo
         self.head = repo.head() or ""
 
     def _key(self, kind: bytes) -> str:
+        assert self.cache is not None  # asked only where answers are kept
         return self.cache.key(kind, self.repo.prefix, self.head)
 
     def _read(self, kind: bytes, valid: Callable[[Any], bool]) -> Optional[dict[str, Any]]:
@@ -691,16 +707,21 @@ class LogCache:
             return None
         data = self.cache.get(self._key(kind))
         if data is not None and not valid(data):
-            self.cache.discard(self._key(kind), "unexpected content")
+            self._discard(kind)
             return None
         return data
+
+    def _discard(self, kind: bytes) -> None:
+        if self.cache is not None:
+            self.cache.discard(self._key(kind), "unexpected content")
 
     def adopted(self, rel: str) -> Optional[int]:
         """When ``[tool.ladder]`` was first committed to ``rel`` (the pyproject.toml)."""
         entry = self._read(b"git-adopted-1", lambda d: d.get("rel") == rel and (
             d.get("at") is None or isinstance(d.get("at"), int)))
         if entry is not None:
-            return entry["at"]
+            cached: Optional[int] = entry["at"]
+            return cached
         at = self.repo.introduced("[tool.ladder", rel)
         if self.cache is not None:
             self.cache.put(self._key(b"git-adopted-1"), {"rel": rel, "at": at})
@@ -714,7 +735,7 @@ class LogCache:
             try:
                 return Commits.from_json(entry["commits"]).since(start)
             except ValueError:
-                self.cache.discard(self._key(b"git-log-3"), "unexpected content")
+                self._discard(b"git-log-3")
         found = self.repo.commits(start)
         if self.cache is not None:
             self.cache.put(self._key(b"git-log-3"), {"since": start, "commits": found.to_json()})

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Sequence
 
 from ..catalogue import GATE, NEW_CODE, lookup, number
 from ..config import Settings
@@ -26,7 +26,24 @@ from .aggregate import Aggregate
 from .events import Event
 from .recurrence import GitVersions, Recurrence, recurrence_of, rule_kind
 
-__all__ = ["Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice", "hotspot_failures"]
+if TYPE_CHECKING:
+    from ..catalogue import Rule
+    from .evidence import Baseline, GitFacts
+
+__all__ = [
+    "Evidence", "Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice",
+    "hotspot_failures",
+]
+
+
+class Evidence(Protocol):
+    """What the gate reads of git: a :class:`~.evidence.GitEvidence`, or a stand-in that keeps its answers."""
+
+    def prior(self, events: Sequence[Event]) -> list[Event]: ...
+
+    def baseline(self, events: Sequence[Event]) -> Optional[Baseline]: ...
+
+    def facts(self) -> GitFacts: ...
 
 
 @dataclass(frozen=True)
@@ -123,7 +140,7 @@ class GateResult:
         return None
 
 
-def _rule(key: str) -> Any:
+def _rule(key: str) -> Optional[Rule]:
     """The rule of ``key``: built-in, or a plugin's; ``None`` for a key no installed rule has."""
     rule = lookup(key)
     if rule is not None:
@@ -221,7 +238,7 @@ def _red_by_fingerprint(events: Sequence[Event]) -> dict[str, list[Event]]:
     return dict(sorted(grouped.items()))
 
 
-def _new_code(event: Event, rec: Recurrence, base: Any) -> Optional[GateFailure]:
+def _new_code(event: Event, rec: Recurrence, base: Baseline) -> Optional[GateFailure]:
     """A failure when the base did not have this violation, or had it with a better value."""
     if event.fingerprint not in base.values:
         return GateFailure(event, rec, "new", base.commit)
@@ -231,7 +248,8 @@ def _new_code(event: Event, rec: Recurrence, base: Any) -> Optional[GateFailure]
     return GateFailure(event, rec, "worse", base.commit, was) if worse else None
 
 
-def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings, base: Any) -> Optional[GateFailure]:
+def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings,
+             base: Optional[Baseline]) -> Optional[GateFailure]:
     """Why ``event``'s violation fails the run, if it does. A hotspot that is also worse than at the base says
     both (the base's commit and value ride on the hotspot's entry)."""
     if mode == "strict":
@@ -252,7 +270,8 @@ class Gate:
     settings: Settings
     now: datetime
 
-    def decide(self, run_events: Sequence[Event], history: Aggregate, evidence: Any = None) -> GateResult:
+    def decide(self, run_events: Sequence[Event], history: Aggregate,
+               evidence: Optional[Evidence] = None) -> GateResult:
         """The decision for a run whose events are ``run_events``, given the history before it.
 
         ``evidence`` (a :class:`~.evidence.GitEvidence`) adds occurrences from git and the
@@ -275,14 +294,14 @@ class Gate:
                      if rec.is_hotspot(self.settings) and not rec.triggered)
 
     def _counted(self, history: Aggregate, red: Mapping[str, list[Event]],
-                 prior: Mapping[str, list[Event]], facts: Any) -> list[Recurrence]:
+                 prior: Mapping[str, list[Event]], facts: Optional[GitFacts]) -> list[Recurrence]:
         """Each red fingerprint's recurrence: the history (unless git alone is asked for), git's, the run's."""
         if self.settings.recurrence.source == "git":
             history = Aggregate(self.settings.recurrence.count == "runs")
         return [self._with_run(history, fp, prior.get(fp, ()), events, facts) for fp, events in red.items()]
 
     def _with_run(self, history: Aggregate, fp: str, prior: Sequence[Event], events: Sequence[Event],
-                  facts: Any) -> Recurrence:
+                  facts: Optional[GitFacts]) -> Recurrence:
         """The fingerprint's recurrence: the history before the run, git's past versions (``prior``: never
         runs), and the run's ``events``; triggered or known (see the module's docstring)."""
         combined = Aggregate(self.settings.recurrence.count == "runs")
@@ -301,7 +320,8 @@ class Gate:
             return rec
         return replace(rec, triggered=any(_triggers(t, commits.get(v), facts, self.mode) for t, v in rec.times))
 
-    def _evidence(self, run_events: Sequence[Event], evidence: Any) -> tuple[dict[str, list[Event]], Any]:
+    def _evidence(self, run_events: Sequence[Event],
+                  evidence: Optional[Evidence]) -> tuple[dict[str, list[Event]], Optional[Baseline]]:
         """Git's past versions by fingerprint, and the base (mode new only)."""
         prior: dict[str, list[Event]] = {}
         if evidence is None:
@@ -311,16 +331,16 @@ class Gate:
         return prior, evidence.baseline(run_events) if self.mode == "new" else None
 
 
-def _triggers(when: str, commit: Optional[tuple[str, str]], facts: Any, mode: str) -> bool:
+def _triggers(when: str, commit: Optional[tuple[str, str]], facts: GitFacts, mode: str) -> bool:
     """Whether an occurrence at ``when`` may fail the run: ``commit`` is (time, id) of the version's earliest
     commit, ``None`` for a version only the log or the run saw. In mode new with a base, the branch decides."""
     from_git = commit is not None and commit[0] == when
     if mode == "new" and facts.branch is not None:
-        return not from_git or commit[1] in facts.branch
+        return commit is None or commit[0] != when or commit[1] in facts.branch
     return facts.adoption.triggers(when, from_git)
 
 
-def _note(facts: Any, history: Aggregate, settings: Settings) -> str:
+def _note(facts: Optional[GitFacts], history: Aggregate, settings: Settings) -> str:
     """``12 past versions from git; fails on occurrences since ..; 3 runs in the log``: what the gate read."""
     parts = [facts.note] if facts is not None and facts.note else []
     if settings.recurrence.source != "git":

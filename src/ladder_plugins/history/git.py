@@ -23,7 +23,7 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Literal, Optional, Sequence
 
 __all__ = ["DEFAULT_TIMEOUT", "GitUnavailable", "Repository", "FileVersion", "Change", "Commits", "Mechanical",
            "TIMEOUT_ENV", "clamp_time", "ignore_revs"]
@@ -129,7 +129,7 @@ class Repository:
         self.toplevel = toplevel
         self.prefix = prefix  # the project root relative to the work tree's top, "" or "sub/dir/"
         self.shallow = shallow
-        self._head: Any = False  # asked once
+        self._head: Optional[str] | Literal[False] = False  # asked once
 
     @classmethod
     def discover(cls, root: Path) -> "Repository":

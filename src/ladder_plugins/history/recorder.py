@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from ..analysis.thresholds import RED
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event, events_from_violations
-from .gate import Gate, GateResult
+from .gate import Evidence, Gate, GateResult
 from .recurrence import ahead_of_clock
 from .run import RunContext, new_id
 from .store import HistoryStore
+
+if TYPE_CHECKING:
+    from .evidence import Baseline, GitFacts
 
 __all__ = ["Recorder", "RunOutcome", "record_run", "record_events", "gate_events"]
 
@@ -54,7 +57,7 @@ class Recorder:
     settings: Settings
     run: RunContext
     warn: Optional[Callable[[str], None]] = None
-    evidence: Any = None
+    evidence: Optional[Evidence] = None
     #: (store, history) a caller already read for a run that records nothing, so it is not read twice
     read: Optional[tuple[HistoryStore, Aggregate]] = None
 
@@ -66,7 +69,7 @@ class Recorder:
         result, recorded = self._decide(store, run_events, evidence, record, history)
         return RunOutcome(result, tuple(run_events), recorded, tuple(store.warnings), str(store.dir))
 
-    def _decide(self, store: HistoryStore, run_events: Sequence[Event], evidence: Any,
+    def _decide(self, store: HistoryStore, run_events: Sequence[Event], evidence: Optional[Evidence],
                 record: bool, history: Optional[Aggregate] = None) -> tuple[GateResult, int]:
         """The decision, and how many records were written (under the lock, when recording)."""
         gate = Gate(self.run.mode, self.settings, self.run.now)
@@ -120,16 +123,16 @@ def record_run(
 class _Prefetched:
     """Evidence for one set of events, worked out once."""
 
-    def __init__(self, evidence: Any, events: Sequence[Event]) -> None:
+    def __init__(self, evidence: Evidence, events: Sequence[Event]) -> None:
         self._prior = evidence.prior(events)
         self._baseline = evidence.baseline(events)
         self._facts = evidence.facts()
 
-    def facts(self) -> Any:
+    def facts(self) -> GitFacts:
         return self._facts
 
     def prior(self, events: Sequence[Event]) -> list[Event]:
         return self._prior
 
-    def baseline(self, events: Sequence[Event]) -> Any:
+    def baseline(self, events: Sequence[Event]) -> Optional[Baseline]:
         return self._baseline

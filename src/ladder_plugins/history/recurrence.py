@@ -101,7 +101,7 @@ class Pattern:
             return f"came back in {self.recurrences} edit{'s' if self.recurrences != 1 else ''} across {files}"
         return f"violated again in {self.recurrences} later run{'s' if self.recurrences != 1 else ''} across {files}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"rule_key": self.rule_key, "kind": self.kind, "group": self.group, "occurrences": self.occurrences,
                 "recurrences": self.recurrences, "files": self.files, "fingerprints": self.fingerprints}
 

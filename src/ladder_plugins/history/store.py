@@ -82,14 +82,14 @@ class StoreStats:
 _DAMAGE = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, RecursionError)
 
 
-def _generation(data: dict) -> int:
+def _generation(data: dict[str, Any]) -> int:
     value = data.get("generation", 0)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"generation {value!r} is not a count")
     return value
 
 
-def _newer(data: Optional[dict]) -> bool:
+def _newer(data: Optional[dict[str, Any]]) -> bool:
     """Whether a cache file says a newer schema wrote it (a value that is no version says nothing)."""
     version = data.get("schema_version", 1) if data else 1
     return isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION
@@ -170,7 +170,7 @@ class HistoryStore:
                  sink: Optional[Callable[[Record], None]] = None) -> ReadResult:
         return self.log_file.read(start, path, sink)
 
-    def _load_json(self, path: Path) -> Optional[dict]:
+    def _load_json(self, path: Path) -> Optional[dict[str, Any]]:
         """A cache file's JSON; a damaged one is moved aside with one warning."""
         try:
             if not self.inside_root(path):
@@ -215,7 +215,7 @@ class HistoryStore:
         agg.track_runs = self.track_runs
         return agg, generation, _newer(data)
 
-    def _from_summary(self, summary: Optional[dict], generation: int) -> Optional[tuple[Aggregate, int, int]]:
+    def _from_summary(self, summary: Optional[dict[str, Any]], generation: int) -> Optional[tuple[Aggregate, int, int]]:
         """(aggregate, offset, skipped) from a summary that still matches the log, else ``None``."""
         if not summary:
             return None
@@ -231,7 +231,7 @@ class HistoryStore:
             self._set_aside(self.summary_path, "unexpected structure")
             return None
 
-    def _summary_matches(self, summary: dict, info: dict, generation: int) -> bool:
+    def _summary_matches(self, summary: dict[str, Any], info: dict[str, Any], generation: int) -> bool:
         return (
             info.get("head") == self.log_file.head()
             and int(info.get("offset", -1)) <= self.log_file.size()
@@ -315,7 +315,7 @@ class HistoryStore:
     def _atomic_write(self, path: Path, text: str) -> None:
         self._atomic_stream(path, lambda write: write(text))
 
-    def _atomic_stream(self, path: Path, produce: Callable[[Callable[[str], None]], None]) -> None:
+    def _atomic_stream(self, path: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
         """Write ``path`` whole or not at all: ``produce`` writes the text piece by piece to a temporary
         file that then replaces it."""
         temp = self._written_aside(path, produce)
@@ -325,7 +325,7 @@ class HistoryStore:
             _remove(temp)
             raise
 
-    def _written_aside(self, path: Path, produce: Callable[[Callable[[str], None]], None], *,
+    def _written_aside(self, path: Path, produce: Callable[[Callable[[str], object]], object], *,
                        durable: bool = False) -> str:
         """A temporary file beside ``path`` with what ``produce`` writes (synced with ``durable``)."""
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(self.dir))
@@ -621,9 +621,9 @@ class HistoryStore:
         return len(new), len(incoming) - len(new), unreadable
 
 
-def _with_aggregate(head: dict, aggregate: Aggregate) -> Callable[[Callable[[str], None]], None]:
+def _with_aggregate(head: dict[str, Any], aggregate: Aggregate) -> Callable[[Callable[[str], object]], None]:
     """A producer of ``{...head, "aggregate": ...}`` that streams the aggregate."""
-    def produce(write: Callable[[str], None]) -> None:
+    def produce(write: Callable[[str], object]) -> None:
         write(json.dumps(head, separators=(",", ":"))[:-1] + ',"aggregate":')
         aggregate.write_json(write)
         write("}")

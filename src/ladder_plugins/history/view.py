@@ -24,15 +24,18 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, TypeVar, Union
 
 from ..config import Settings
 from ..ladderdir.paths import inside
 from .aggregate import Aggregate
 from .events import Event
-from .gate import Gate, GateResult
+from .gate import Evidence, Gate, GateResult
 from .recurrence import Pattern, Recurrence, ahead_of_clock, area_of, patterns_of, recurrences, trend
 from .run import format_timestamp
+
+if TYPE_CHECKING:
+    from .evidence import Baseline, GitFacts
 
 _Keyed = TypeVar("_Keyed", bound=Union[Recurrence, Pattern])
 
@@ -96,7 +99,7 @@ class HistoryView:
         """The current value of a hotspot, if the code was checked."""
         return None if self.current is None else self.current.get(rec.fingerprint)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "schema": "ladder-summary", "version": 1, "now": self.now, "count": self.count_mode,
             "events": self.events, "git_versions": self.git_versions, "read": self.read, "oldest": self.oldest,
@@ -109,7 +112,7 @@ class HistoryView:
             "trend": [{"day": d, **counts} for d, counts in self.trend],
         }
 
-    def _hotspot_json(self, rec: Recurrence) -> dict:
+    def _hotspot_json(self, rec: Recurrence) -> dict[str, Any]:
         now = self.now_of(rec)
         said = dict(_recurrence_json(rec), known=not rec.triggered)
         if now is None:
@@ -117,7 +120,7 @@ class HistoryView:
         return dict(said, status="current", actual=now.actual, limit=now.limit)
 
 
-def _recurrence_json(rec: Recurrence) -> dict:
+def _recurrence_json(rec: Recurrence) -> dict[str, Any]:
     return {
         "fingerprint": rec.fingerprint, "path": rec.path, "unit": rec.unit, "rule_key": rec.rule_key,
         "role": rec.role, "occurrences": rec.occurrences, "distinct_days": rec.distinct_days,
@@ -265,7 +268,7 @@ def _checked(settings: Settings, hot: list[Recurrence], warn: Callable[[str], No
 class _Kept:
     """The gate's evidence, keeping the past versions git gave it: the view's dates and counts include them."""
 
-    def __init__(self, evidence: Any) -> None:
+    def __init__(self, evidence: Evidence) -> None:
         self.evidence = evidence
         self.versions: list[Event] = []
 
@@ -273,10 +276,10 @@ class _Kept:
         self.versions = self.evidence.prior(events)
         return self.versions
 
-    def baseline(self, events: Sequence[Event]) -> Any:
+    def baseline(self, events: Sequence[Event]) -> Optional[Baseline]:
         return self.evidence.baseline(events)
 
-    def facts(self) -> Any:
+    def facts(self) -> GitFacts:
         return self.evidence.facts()
 
 
