@@ -43,7 +43,11 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence
+
+if TYPE_CHECKING:
+    from ..catalogue import Rule
+    from ..history.aggregate import FingerprintStats
 
 __all__ = [
     "CLAUDE", "GEMINI", "EMPTY", "Payload", "Finding", "SessionCounter", "parse_payload", "edited_paths",
@@ -423,7 +427,7 @@ def unit_line(group: Sequence[Finding]) -> str:
     return f"{group[0].subject}: " + "; ".join(parts) + "."
 
 
-def _held_red(stats: Any, rule: Any) -> bool:
+def _held_red(stats: FingerprintStats, rule: Rule) -> bool:
     """Whether the history's last sighting of a fingerprint was over its limit (red, not yellow)."""
     actual, limit = stats.last_actual, stats.last_limit
     if actual is None or limit is None:

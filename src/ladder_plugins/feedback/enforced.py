@@ -24,7 +24,7 @@ import os
 import re
 import shlex
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from ..config import settings_from_table, toml_loads
 from ..errors import ConfigError
@@ -33,6 +33,10 @@ from ..ladderdir.paths import inside
 from .files import identity_of, read_source
 from .model import Sighting, SourceContext
 from .topics import Topic, load_topics
+
+if TYPE_CHECKING:
+    from ..catalogue import Rule
+    from ..config import Settings
 
 __all__ = ["ladder_feedback_sources", "enforced_sightings", "detected_signals", "command_signals"]
 
@@ -695,7 +699,7 @@ def _flake8_plugins() -> tuple[tuple[str, str], ...]:
     try:
         found = entry_points(group="flake8.extension")
     except TypeError:  # pragma: no cover - Python 3.9
-        found = entry_points().get("flake8.extension", ())  # type: ignore[attr-defined]
+        found = entry_points().get("flake8.extension", ())  # type: ignore[arg-type]  # 3.9 returns a dict
     return tuple(sorted({(ep.name, _distribution(ep)) for ep in found if _FLAKE8_CODE.fullmatch(ep.name)}))
 
 
@@ -805,7 +809,7 @@ def _ladder_origin(table: Optional[Mapping[str, Any]], evidence: Sequence[Eviden
     return _runner(evidence, _LADDER_RUNNERS) or (flake8.reports("LAD101") if flake8 is not None else None)
 
 
-def _ladder_settings(files: _Files, table: Mapping[str, Any]) -> Any:
+def _ladder_settings(files: _Files, table: Mapping[str, Any]) -> Optional[tuple[Settings, dict[str, Rule]]]:
     from ..plugins import known_rules
 
     rules = {rule.key: rule for rule in known_rules()}
@@ -848,7 +852,7 @@ def _ladder(files: _Files, evidence: Sequence[Evidence], flake8: Optional[_Linte
     return _ladder_rules(*loaded, origin, table.get("thresholds"))
 
 
-def _ladder_rules(settings: Any, rules: Mapping[str, Any], origin: Evidence, thresholds: Any) -> list[Evidence]:
+def _ladder_rules(settings: Settings, rules: Mapping[str, Rule], origin: Evidence, thresholds: Any) -> list[Evidence]:
     found = [_ladder_rule(settings, rule, origin, thresholds) for rule in rules.values() if rule.kind in ("max", "min")]
     return [ev for ev in found if ev is not None]
 

@@ -122,5 +122,5 @@ def _between(line: str) -> bool:
     return not line.strip() or line.startswith("#")
 
 
-def _keyed(data: dict) -> dict[str, Any]:
+def _keyed(data: dict[str, Any]) -> dict[str, Any]:
     return {str(k): v for k, v in data.items()}

@@ -405,7 +405,8 @@ class _Style:
         return text.replace("\n", self.newline) if self.newline != "\n" else text
 
 
-def _json_text(path: Path, text: Optional[str], host: Host, adding: bool, interpreter: str) -> Optional[str]:
+def _json_text(path: Path, text: Optional[str], host: Host, adding: bool,
+               interpreter: Optional[str]) -> Optional[str]:
     """The file's new text with our entries added (``adding``) or removed; ``None`` when nothing changes."""
     data = _load_json(path, text, host.agent)
     hooks = _hooks_of(path, data, host)
@@ -521,7 +522,8 @@ def _load_record(records: Path, real: Path) -> Optional[_Record]:
         data = json.loads(_record_path(records, real).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    shape = {"path": str, "original": (str, type(None)), "installed": str, "created": list}
+    shape: dict[str, type | tuple[type, ...]] = {
+        "path": str, "original": (str, type(None)), "installed": str, "created": list}
     if not isinstance(data, dict) or data.get("path") != str(real) \
             or not all(isinstance(data.get(key), kinds) for key, kinds in shape.items()):
         return None

@@ -53,7 +53,7 @@ def _keywords_ok(value: Any) -> bool:
 _FIELDS = (("id", _id_ok), ("text", _text_ok), ("when", _when_ok))
 
 
-def _valid(data: Any) -> Optional[dict]:
+def _valid(data: Any) -> Optional[dict[str, Any]]:
     """The entry if it has the shape the tracker trusts: a printable id, a date, a text, word keywords."""
     if not isinstance(data, dict) or not all(ok(data.get(key)) for key, ok in _FIELDS):
         return None
@@ -71,14 +71,14 @@ def _read(path: Path, context: SourceContext) -> bytes:
         return b""
 
 
-def _parsed(line: bytes) -> Optional[dict]:
+def _parsed(line: bytes) -> Optional[dict[str, Any]]:
     try:
         return _valid(json.loads(line.decode("utf-8")))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
 
 
-def entries(path: Path, context: SourceContext) -> Iterator[dict]:
+def entries(path: Path, context: SourceContext) -> Iterator[dict[str, Any]]:
     """The valid entries of one journal file (a missing file has none); the rest counted and said once."""
     raw = _read(path, context)
     lines = [line for line in raw[:_MAX_BYTES].splitlines() if line.strip()]
@@ -108,7 +108,7 @@ def _note_text(text: str) -> str:
     return text
 
 
-def _append(path: Path, entry: dict) -> None:
+def _append(path: Path, entry: dict[str, Any]) -> None:
     """One whole line, under the file's lock, synced: notes added at the same time are all kept."""
     from filelock import FileLock, Timeout
 
@@ -140,7 +140,8 @@ def _make_folder(folder: Path, root: Path) -> None:
                 raise LadderError(f"{folder}: cannot be made ({exc.strerror or exc}); the note was not added") from None
 
 
-def add_note(folder: Path, root: Path, text: str, keywords: Sequence[str], now: Optional[datetime] = None) -> dict:
+def add_note(folder: Path, root: Path, text: str, keywords: Sequence[str],
+             now: Optional[datetime] = None) -> dict[str, Any]:
     """Append a note; returns the entry written."""
     text = _note_text(text)
     _make_folder(folder, root.resolve())

@@ -9,7 +9,7 @@ sighting joins the item it overlaps most when they share at least
 from __future__ import annotations
 
 import re
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 __all__ = ["keywords_of", "stem", "similarity", "best_match", "passes", "kebab_id", "topic_of", "MIN_SHARED",
            "MIN_JACCARD"]
@@ -68,7 +68,7 @@ def similarity(first: Iterable[str], second: Iterable[str]) -> tuple[int, float]
     return shared, (shared / len(a | b) if a or b else 0.0)
 
 
-def best_match(keywords: Sequence[str], items: Sequence[Mapping[str, object]]) -> Optional[int]:
+def best_match(keywords: Sequence[str], items: Sequence[Mapping[str, Any]]) -> Optional[int]:
     """The index of the item ``keywords`` overlap most (most shared, then highest Jaccard, then the first),
     among those passing the rule; ``None`` when none does."""
     scored = [(*similarity(keywords, [str(k) for k in item.get("keywords") or ()]), -index)

@@ -27,7 +27,7 @@ _GENERIC = {
 }
 
 
-def suggestion_of(item: dict, topics: Sequence[Any]) -> Optional[dict]:
+def suggestion_of(item: dict[str, Any], topics: Sequence[Any]) -> Optional[dict[str, Any]]:
     """What to do for an item that needs promotion: its topic's check and snippet at level 4, else the
     ladder's generic step for the recommended level."""
     if not needs_promotion(item):
@@ -42,24 +42,24 @@ def suggestion_of(item: dict, topics: Sequence[Any]) -> Optional[dict]:
             "topic": None}
 
 
-def _int(item: dict, key: str, default: int) -> int:
+def _int(item: dict[str, Any], key: str, default: int) -> int:
     """A level or count of an item as a whole number (the seed's fields may be missing from a file written by
     hand; ``item_problem`` has checked that those present are whole numbers)."""
     return int(item.get(key, default))
 
 
-def _gap(item: dict) -> tuple[int, int]:
+def _gap(item: dict[str, Any]) -> tuple[int, int]:
     """How many levels an item is below its recommended one, and its occurrences: what makes it urgent."""
     return _int(item, "recommended_level", 1) - _int(item, "current_level", 1), _int(item, "occurrences", 0)
 
 
-def most_urgent(items: Sequence[dict]) -> Optional[dict]:
+def most_urgent(items: Sequence[dict[str, Any]]) -> Optional[dict[str, Any]]:
     """The item furthest below its level, then with the most occurrences, then due the longest."""
     due = sorted((i for i in items if needs_promotion(i)), key=lambda i: str(i.get("ladder", {}).get("due_since")))
     return max(due, key=_gap, default=None)
 
 
-def _dates(item: dict) -> str:
+def _dates(item: dict[str, Any]) -> str:
     first, last = item.get("first_seen"), item.get("last_seen")
     if not first:
         return ""
@@ -67,7 +67,7 @@ def _dates(item: dict) -> str:
     return f" ({first})" if first == last or not last else f" ({first} ~ {last})"
 
 
-def _trusted(items: Sequence[Any]) -> list[dict]:
+def _trusted(items: Sequence[Any]) -> list[dict[str, Any]]:
     return [i for i in items if item_problem(i) is None]
 
 
@@ -75,7 +75,7 @@ _SHOWN = ("id", "topic", "keywords", "occurrences", "first_seen", "last_seen", "
           "recommended_level", "promoted")
 
 
-def _item_json(item: dict, topics: Sequence[Any]) -> dict:
+def _item_json(item: dict[str, Any], topics: Sequence[Any]) -> dict[str, Any]:
     sources = [{k: s.get(k) for k in ("level", "source", "location", "when")}
                for s in item.get("ladder", {}).get("sources", []) if isinstance(s, dict)]
     return {**{k: item.get(k) for k in _SHOWN}, "needs_promotion": needs_promotion(item),
@@ -83,7 +83,7 @@ def _item_json(item: dict, topics: Sequence[Any]) -> dict:
             "sources": sources}
 
 
-def report_json(items: Sequence[dict], topics: Sequence[Any], state_path: str) -> str:
+def report_json(items: Sequence[dict[str, Any]], topics: Sequence[Any], state_path: str) -> str:
     trusted = _trusted(items)
     urgent = most_urgent(trusted)
     payload = {"schema": "ladder-feedback", "version": 1, "state": state_path, "items_tracked": len(trusted),
@@ -98,7 +98,7 @@ def _fence(snippet: str, language: str) -> list[str]:
     return [f"  {ticks}{language}"] + [f"  {line}" for line in snippet.rstrip("\n").splitlines()] + [f"  {ticks}"]
 
 
-def _md_hint(hint: dict) -> list[str]:
+def _md_hint(hint: dict[str, Any]) -> list[str]:
     lines = [f"- Suggested action: {md_escape(hint.get('action') or '-')}"]
     if hint.get("snippet"):
         lines.append(f"  ({md_escape(hint['file'])}, {md_escape(hint['check'])})")
@@ -106,7 +106,7 @@ def _md_hint(hint: dict) -> list[str]:
     return lines
 
 
-def _md_item(number: int, item: dict, topics: Sequence[Any]) -> list[str]:
+def _md_item(number: int, item: dict[str, Any], topics: Sequence[Any]) -> list[str]:
     where = md_escape(str(item.get("current_location") or "-"))
     return [f"#### {number}. \"{md_escape(item['topic'])}\" (id: {md_escape(item['id'])})",
             f"- Current level: {level_name(_int(item, 'current_level', 1))} — recorded in {where}",
@@ -115,19 +115,19 @@ def _md_item(number: int, item: dict, topics: Sequence[Any]) -> list[str]:
             ] + _md_hint(suggestion_of(item, topics) or {}) + [""]
 
 
-def _md_done(item: dict) -> str:
+def _md_done(item: dict[str, Any]) -> str:
     return (f"- \"{md_escape(item['topic'])}\" → {level_name(_int(item, 'current_level', 1))} "
             f"({md_escape(str(item.get('current_location') or '-'))}) ✅")
 
 
-def _md_urgent(urgent: Optional[dict]) -> str:
+def _md_urgent(urgent: Optional[dict[str, Any]]) -> str:
     if urgent is None:
         return "- Most urgent promotion: none"
     return (f"- Most urgent promotion: \"{md_escape(urgent['topic'])}\" (id: {md_escape(urgent['id'])}), "
             f"{level_name(_int(urgent, 'current_level', 1))} → {level_name(_int(urgent, 'recommended_level', 1))}")
 
 
-def report_markdown(items: Sequence[dict], topics: Sequence[Any], state_path: str) -> str:
+def report_markdown(items: Sequence[dict[str, Any]], topics: Sequence[Any], state_path: str) -> str:
     """The seed's "Feedback Encoding Ladder Analysis"."""
     trusted = _trusted(items)
     due, done = _split(trusted)
@@ -137,7 +137,7 @@ def report_markdown(items: Sequence[dict], topics: Sequence[Any], state_path: st
     return "\n".join(lines + _md_summary(trusted, len(due))) + "\n"
 
 
-def _split(items: list[dict]) -> tuple[list[dict], list[dict]]:
+def _split(items: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the items needing promotion, the ones appropriately encoded)."""
     return [i for i in items if needs_promotion(i)], [i for i in items if not needs_promotion(i)]
 
@@ -148,16 +148,16 @@ def _md_head(state_path: str, tracked: int, due: int) -> list[str]:
             "### Items Requiring Promotion", ""]
 
 
-def _md_summary(trusted: list[dict], due: int) -> list[str]:
+def _md_summary(trusted: list[dict[str, Any]], due: int) -> list[str]:
     return ["", "### Summary", "", f"- {plural(len(trusted), 'total feedback cluster')}",
             f"- {due} need stronger encoding than their current level", _md_urgent(most_urgent(trusted))]
 
 
-def _counted(item: dict) -> str:
+def _counted(item: dict[str, Any]) -> str:
     return f"{plural(_int(item, 'occurrences', 0), 'occurrence')}{clean(_dates(item))}"
 
 
-def _text_item(item: dict, topics: Sequence[Any]) -> list[str]:
+def _text_item(item: dict[str, Any], topics: Sequence[Any]) -> list[str]:
     level, where = _int(item, "current_level", 1), clean(str(item.get("current_location") or "-"))
     lines = [f"  [{'promote' if needs_promotion(item) else 'ok'}] {clean(item['id'])}: {clean(item['topic'])}",
              f"      level {level} ({LEVELS.get(level, '?')}) at {where}; {_counted(item)}; "
@@ -168,7 +168,7 @@ def _text_item(item: dict, topics: Sequence[Any]) -> list[str]:
     return lines
 
 
-def report_text(items: Sequence[dict], topics: Sequence[Any], state_path: str) -> str:
+def report_text(items: Sequence[dict[str, Any]], topics: Sequence[Any], state_path: str) -> str:
     trusted = _trusted(items)
     due = sum(needs_promotion(i) for i in trusted)
     ordered = sorted(trusted, key=lambda i: (not needs_promotion(i), -_gap(i)[0], str(i["id"])))

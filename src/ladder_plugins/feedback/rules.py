@@ -225,11 +225,12 @@ def in_written_form(lines: Sequence[str]) -> bool:
     head = (BEGIN, *HEADER)
     if len(lines) <= len(head) or tuple(lines[:len(head)]) != head or lines[-1] != END:
         return False
-    kind: Optional[str] = "header"
+    kind = "header"
     for line in lines[len(head):-1]:
-        kind = _next_kind(line, kind)
-        if kind is None:
+        following = _next_kind(line, kind)
+        if following is None:
             return False
+        kind = following
     return True
 
 
@@ -402,12 +403,12 @@ def pattern_sections(view: Any) -> list[Section]:
     return found
 
 
-def _level(item: dict, key: str) -> int:
+def _level(item: dict[str, Any], key: str) -> int:
     value = item.get(key, 1)
     return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
-def _hand_severity(item: dict) -> Optional[str]:
+def _hand_severity(item: dict[str, Any]) -> Optional[str]:
     """A severity set by hand: the ``ladder`` extra's first, then the item's own; anything else is ignored."""
     extra = item.get("ladder")
     for value in ((extra if isinstance(extra, dict) else {}).get("severity"), item.get("severity")):
@@ -416,14 +417,14 @@ def _hand_severity(item: dict) -> Optional[str]:
     return None
 
 
-def _derived_severity(item: dict) -> Optional[str]:
+def _derived_severity(item: dict[str, Any]) -> Optional[str]:
     current, recommended = _level(item, "current_level"), _level(item, "recommended_level")
     if item.get("promoted") is True or current >= recommended:
         return None
     return "Critical" if recommended >= 4 and current <= 2 else "Major"
 
 
-def item_severity(item: dict) -> Optional[str]:
+def item_severity(item: dict[str, Any]) -> Optional[str]:
     """The severity a tracker item is in the block with, or ``None`` when it does not qualify (see the module
     docstring); it qualifies when its occurrences reach the severity's threshold."""
     severity = _hand_severity(item) or _derived_severity(item)
@@ -432,7 +433,7 @@ def item_severity(item: dict) -> Optional[str]:
     return severity
 
 
-def _item(item: dict, severity: str) -> Section:
+def _item(item: dict[str, Any], severity: str) -> Section:
     from .model import level_name
 
     topic = safe_text(item["topic"], TITLE_CAP)
@@ -456,7 +457,7 @@ def _ignore(message: str) -> None:
     """A warning sink that says nothing (reading for the block must not repeat what other commands say)."""
 
 
-def _items(settings: Any, warn: Callable[[str], None]) -> list[dict]:
+def _items(settings: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
     from .state import StateFile, item_problem
 
     state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)

@@ -271,7 +271,7 @@ def show(settings: Any, *, warn: Optional[Callable[[str], None]] = None) -> str:
     return render_block(build_sections(settings, warn), max_bytes=rules_config(settings).max_bytes).text
 
 
-def _file_health(rules_file: RulesFile, sections: Sequence[Section], max_bytes: int) -> dict:
+def _file_health(rules_file: RulesFile, sections: Sequence[Section], max_bytes: int) -> dict[str, Any]:
     try:
         found = rules_file.check(sections, max_bytes)
     except LadderError as exc:
@@ -282,7 +282,7 @@ def _file_health(rules_file: RulesFile, sections: Sequence[Section], max_bytes: 
             "over_budget": found.over_budget, "problem": None}
 
 
-def rules_block_health(settings: Any, warn: Optional[Callable[[str], None]] = None) -> dict:
+def rules_block_health(settings: Any, warn: Optional[Callable[[str], None]] = None) -> dict[str, Any]:
     """What ``ladder doctor`` says of the block, per file and overall: ``saturated`` (the budget is full:
     working as designed) and ``over_budget`` (the file no longer matches what the writer would write: edited by
     hand or by an older version; readers keep whole sections). Neither asks anyone to clean anything up."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, cast
 
 from .state import State, StateFile, item_problem
 from .tracker import Scan, apply_sightings, needs_promotion, scan_context, scan_sources, tracker_manager
@@ -71,7 +71,7 @@ class Tracker:
         """The state as it is, nothing repaired (``list``, ``report --no-scan``)."""
         return self.state_file.read(repair=False)
 
-    def add_note(self, text: str, keywords: Sequence[str]) -> tuple[dict, Scan, State]:
+    def add_note(self, text: str, keywords: Sequence[str]) -> tuple[dict[str, Any], Scan, State]:
         """Keep a note (level 1) and scan, so it is matched and counted now."""
         from ..history.run import now_utc
         from .journal import add_note, journal_dir
@@ -95,12 +95,12 @@ class Tracker:
         return found
 
     @staticmethod
-    def holder(state: State, identity: str) -> Optional[dict]:
+    def holder(state: State, identity: str) -> Optional[dict[str, Any]]:
         """The item that counted the source ``identity``, if any."""
         for item in state.items:
             sources = item.get("ladder", {}).get("sources", []) if item_problem(item) is None else []
             if any(isinstance(s, dict) and s.get("identity") == identity for s in sources):
-                return item
+                return cast("dict[str, Any]", item)  # an item with sources passed item_problem: a mapping
         return None
 
     @property
@@ -127,10 +127,10 @@ def feedback_section(settings: Any, warn: Callable[[str], None]) -> Any:
     return FeedbackSection(state_file.shown, _per_level(items), tuple(_due_row(i) for i in items if needs_promotion(i)))
 
 
-def _per_level(items: Sequence[dict]) -> tuple[int, int, int, int]:
+def _per_level(items: Sequence[dict[str, Any]]) -> tuple[int, int, int, int]:
     levels = [int(i.get("current_level", 1)) for i in items]
     return levels.count(1), levels.count(2), levels.count(3), levels.count(4)
 
 
-def _due_row(item: dict) -> tuple[str, str, int, int]:
+def _due_row(item: dict[str, Any]) -> tuple[str, str, int, int]:
     return str(item["id"]), str(item["topic"]), int(item.get("current_level", 1)), int(item.get("recommended_level", 1))

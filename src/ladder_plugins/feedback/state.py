@@ -60,13 +60,14 @@ def _count(value: Any) -> bool:
 class State:
     """The file's data (the whole object, unknown keys included) and whether it may be written."""
 
-    data: dict = field(default_factory=lambda: {"version": STATE_VERSION, "feedbacks": []})
+    data: dict[str, Any] = field(default_factory=lambda: {"version": STATE_VERSION, "feedbacks": []})
     read_only: bool = False
     existed: bool = False
 
     @property
-    def items(self) -> list:
-        return self.data["feedbacks"]
+    def items(self) -> list[Any]:
+        items: list[Any] = self.data["feedbacks"]
+        return items
 
 
 class StateFile:
@@ -105,16 +106,16 @@ class StateFile:
             raise LadderError(f"{self.shown}: cannot be read ({exc.strerror or exc})") from None
         return self._decoded(raw, repair)
 
-    def health(self) -> dict:
+    def health(self) -> dict[str, Any]:
         """What ``ladder doctor`` says of the file, reading only (nothing is kept aside or written)."""
-        found: dict = {"path": self.shown, "exists": self.path.exists(), "items": 0, "malformed_items": 0,
-                       "problem": None, "kept_aside": sorted(p.name for p in self.path.parent.glob(
-                           self.path.name + ".damaged-*"))}
+        found: dict[str, Any] = {
+            "path": self.shown, "exists": self.path.exists(), "items": 0, "malformed_items": 0, "problem": None,
+            "kept_aside": sorted(p.name for p in self.path.parent.glob(self.path.name + ".damaged-*"))}
         if found["exists"]:
             found.update(self._health_of_content())
         return found
 
-    def _health_of_content(self) -> dict:
+    def _health_of_content(self) -> dict[str, Any]:
         try:
             self.check_place()
             size = os.stat(self.path).st_size
@@ -188,7 +189,7 @@ class StateFile:
                 from None
 
 
-def _layout(data: dict) -> str:
+def _layout(data: dict[str, Any]) -> str:
     """Compact JSON, each item of ``feedbacks`` on a line of its own: never larger than the same data written
     compactly by another tool (indented, a 15.5 MB state became 26 MB, past the limit), and a diff still shows
     which items a scan changed. Unknown keys keep their order."""

@@ -99,16 +99,16 @@ def recommended_level(occurrences: int, topic: Optional[Any]) -> int:
     return 4 if topic is not None else 3
 
 
-def needs_promotion(item: dict) -> bool:
+def needs_promotion(item: dict[str, Any]) -> bool:
     return item_problem(item) is None and not item.get("promoted", False)
 
 
 class _Apply:
     """One scan's changes to the items (see the module docstring)."""
 
-    def __init__(self, items: list, pm: Any, topics: Sequence[Any], today: date) -> None:
+    def __init__(self, items: list[Any], pm: Any, topics: Sequence[Any], today: date) -> None:
         self.items, self.pm, self.topics, self.today = items, pm, topics, today.isoformat()
-        self.trusted = [i for i in items if item_problem(i) is None]
+        self.trusted: list[dict[str, Any]] = [i for i in items if item_problem(i) is None]
         self.scan = Scan(untrusted=[_name(i) for i in items if item_problem(i) is not None])
         self.held = _identities([i for i in items if isinstance(i, dict)])  # a malformed item's count stays its own
         self.seen: dict[int, list[Sighting]] = {}
@@ -126,7 +126,7 @@ class _Apply:
         if sighting.identity not in self.held and _counts(sighting):
             self._count(item, sighting)
 
-    def _matched(self, sighting: Sighting) -> Optional[dict]:
+    def _matched(self, sighting: Sighting) -> Optional[dict[str, Any]]:
         keywords = keywords_of(sighting.text, sighting.keywords, limit=None)
         answer = self.pm.hook.ladder_feedback_match(sighting=sighting, keywords=list(keywords),
                                                     items=[dict(i) for i in self.trusted])
@@ -139,8 +139,10 @@ class _Apply:
             return None  # an enforced check says where an item is encoded; it starts none
         return self._new_item(sighting, keywords)
 
-    def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict:
-        item = {"id": kebab_id(keywords, [str(i.get("id")) for i in self.items if isinstance(i, dict)]),
+    def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict[str, Any]:
+        named = [str(i.get("id")) for i in self.items if isinstance(i, dict)]
+        item: dict[str, Any] = {
+                "id": kebab_id(keywords, named),
                 "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
                 "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
                 "current_level": sighting.level, "current_location": sighting.location,
@@ -150,7 +152,7 @@ class _Apply:
         self.scan.new_items.append(item["id"])
         return item
 
-    def _count(self, item: dict, sighting: Sighting) -> None:
+    def _count(self, item: dict[str, Any], sighting: Sighting) -> None:
         when = sighting.when or self.today
         item["occurrences"] = int(item.get("occurrences", 0)) + 1
         item["first_seen"] = min(str(item.get("first_seen") or when), when)
@@ -166,7 +168,7 @@ class _Apply:
             self._levels(item, self.seen.get(id(item), []))
         return self.scan
 
-    def _levels(self, item: dict, seen: list[Sighting]) -> None:
+    def _levels(self, item: dict[str, Any], seen: list[Sighting]) -> None:
         """Where the item is encoded now, what it should be, and since when it needs promotion."""
         extra = item.setdefault("ladder", {})
         _locate(item, extra, seen)
@@ -177,7 +179,7 @@ class _Apply:
         _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", self.today))
 
 
-def _locate(item: dict, extra: dict, seen: list[Sighting]) -> None:
+def _locate(item: dict[str, Any], extra: dict[str, Any], seen: list[Sighting]) -> None:
     """The strongest level this scan found the item at (as stored when it found nothing of it; a level a
     file written elsewhere gives is never lowered by a weaker sighting)."""
     if not seen:
@@ -188,7 +190,7 @@ def _locate(item: dict, extra: dict, seen: list[Sighting]) -> None:
         extra["located"] = True
 
 
-def _mark(extra: dict, key: str, value: Any) -> None:
+def _mark(extra: dict[str, Any], key: str, value: Any) -> None:
     if value is None:
         extra.pop(key, None)
     else:
@@ -199,13 +201,13 @@ def _name(item: Any) -> str:
     return str(item.get("id", "?")) if isinstance(item, dict) else "?"
 
 
-def _identities(items: Sequence[dict]) -> dict[Any, dict]:
+def _identities(items: Sequence[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
     """Each counted source's identity, and the item holding it."""
     return {src["identity"]: item for item in items for src in _sources(item)
             if isinstance(src, dict) and isinstance(src.get("identity"), str)}
 
 
-def _sources(item: dict) -> list:
+def _sources(item: dict[str, Any]) -> list[Any]:
     extra = item.get("ladder")
     sources = extra.get("sources") if isinstance(extra, dict) else None
     return sources if isinstance(sources, list) else []
@@ -221,7 +223,7 @@ def _counts(sighting: Sighting) -> bool:
     return _starts_items(sighting)  # a pattern ("history-pattern") sums hotspots: not counted again
 
 
-def apply_sightings(items: list, sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],
+def apply_sightings(items: list[Any], sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],
                     today: date) -> Scan:
     """Put ``sightings`` into ``items`` (the state's list, changed in place). Those that may start an item go
     first, the enforced checks (which only say where an item is encoded) after them: so a first scan and the

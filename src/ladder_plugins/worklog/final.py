@@ -236,7 +236,7 @@ def _loop_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:
               "corrections)")]
     generated = final_fields(block).get("total_proposals_generated") if block else None
     match = _GENERATED.match(generated[1]) if generated else None
-    if match and int(match["total"]) < 1:
+    if match and generated and int(match["total"]) < 1:
         items.append(_gate(log.path, generated[0], "no proposal generated (total_proposals_generated is 0)"))
     return items
 

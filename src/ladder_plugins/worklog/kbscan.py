@@ -136,7 +136,7 @@ def _shown(root: Path, path: Path) -> str:
         return printable(path.as_posix())
 
 
-def _listing(scan: Scan, folder: Path) -> list[os.DirEntry]:
+def _listing(scan: Scan, folder: Path) -> list[os.DirEntry[str]]:
     """The non-hidden entries of ``folder``, by name; one that cannot be listed is a layout problem."""
     try:
         with os.scandir(folder) as entries:
@@ -166,7 +166,7 @@ def _folder(scan: Scan, folder: str) -> None:
             _folder_entry(scan, folder, entry)
 
 
-def _folder_entry(scan: Scan, folder: str, entry: os.DirEntry) -> None:
+def _folder_entry(scan: Scan, folder: str, entry: os.DirEntry[str]) -> None:
     path = Path(entry.path)
     kind = scan.examined(path)
     if kind is None:
@@ -190,7 +190,7 @@ def _note_file(scan: Scan, folder: str, path: Path, kind: Kind) -> None:
         scan.notes.append(read_note(path, scan.shown(path), folder))
 
 
-def _top(scan: Scan, entries: Iterable[os.DirEntry]) -> None:
+def _top(scan: Scan, entries: Iterable[os.DirEntry[str]]) -> None:
     """The entries of ``kb/`` itself: the folders (read already), the index, and what should not be there."""
     for entry in entries:
         if entry.name not in FOLDERS:
@@ -199,7 +199,7 @@ def _top(scan: Scan, entries: Iterable[os.DirEntry]) -> None:
         scan.layout(scan.base / INDEX, "is missing; expected the index 'ladder kb index' writes")
 
 
-def _top_entry(scan: Scan, entry: os.DirEntry) -> None:
+def _top_entry(scan: Scan, entry: os.DirEntry[str]) -> None:
     path = Path(entry.path)
     kind = scan.examined(path)
     if kind is None:

@@ -59,7 +59,7 @@ _SCALAR = re.compile(r"[^:]*:[ \t]*(?:![^ \t]*[ \t]+)?(.*?)(?:[ \t]+#.*)?\r?\Z")
 TIMES = ("created", "updated")
 
 #: what a YAML value of another type is called in a message (``!!binary``, ``!!set``, a mapping)
-_KINDS = {dict: "a mapping", bytes: "binary data (!!binary)", set: "a set (!!set)"}
+_KINDS: dict[type, str] = {dict: "a mapping", bytes: "binary data (!!binary)", set: "a set (!!set)"}
 
 
 class Unreadable(LadderError):
@@ -295,10 +295,10 @@ def parsed_time(text: str) -> Optional[datetime]:
     match = _ISO.match(text.strip())
     if match is None:
         return None
-    numbers = [int(part or 0) for part in match.groups()[:6]]
+    year, month, day, hour, minute, second = (int(part or 0) for part in match.groups()[:6])
     micro = int((match.group(7) or "0")[:6].ljust(6, "0"))
     try:
-        return datetime(*numbers, micro, _zone(match.group(8)))  # type: ignore[misc]
+        return datetime(year, month, day, hour, minute, second, micro, _zone(match.group(8)))
     except ValueError:
         return None
 

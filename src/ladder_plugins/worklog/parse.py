@@ -18,7 +18,7 @@ import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import LadderError
 
@@ -154,7 +154,7 @@ class WorkLog:
     preamble: tuple[str, ...]
     reports: tuple[Report, ...]
     #: what the checks compute once per log and share (the correction reports): the log never changes
-    memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def numbered(self) -> tuple[Report, ...]:

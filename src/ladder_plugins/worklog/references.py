@@ -225,7 +225,8 @@ def corrections(log: WorkLog) -> list[Correction]:
     if "corrections" not in log.memo:
         log.memo["corrections"] = [_correction(log, report, line, text)
                                    for report in log.reports for line, text in _body(report) if _OPENS.match(text)]
-    return log.memo["corrections"]
+    corrections: list[Correction] = log.memo["corrections"]
+    return corrections
 
 
 def acknowledged(log: WorkLog) -> dict[int, Correction]:
