@@ -355,7 +355,7 @@ class _Checker:
     def choice(self, table: Mapping[str, Any], key: str, default: str, choices: Iterable[str]) -> str:
         choices = tuple(choices)
         value = table.get(key, default)
-        if value not in choices:
+        if not isinstance(value, str) or value not in choices:
             hint = _close(str(value), choices) if isinstance(value, str) else []
             extra = f" (did you mean {hint[0]!r}?)" if hint else ""
             raise self.fail(key, f"one of {', '.join(map(repr, choices))}{extra}", value)
@@ -410,7 +410,8 @@ _MAX_LIMIT = 1_000_000
 
 def _role_tables(file: Path, table: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:
     """(role, table name, values): the flat keys are app's, sub-tables are per role."""
-    found = [("app", "tool.ladder.thresholds", {k: v for k, v in table.items() if not isinstance(v, dict)})]
+    found: list[tuple[str, str, Mapping[str, Any]]] = [
+        ("app", "tool.ladder.thresholds", {k: v for k, v in table.items() if not isinstance(v, dict)})]
     for role, values in table.items():
         if not isinstance(values, dict):
             continue

@@ -42,6 +42,7 @@ class LadderSpec:
 
         :return: a sequence of rules (may be empty). All results are collected.
         """
+        raise NotImplementedError  # a specification: pluggy calls the implementations, never this
 
     @hookspec
     def ladder_unit_metrics(self, unit: "Unit", source: "ParsedSource") -> Optional[MetricValues]:

@@ -19,10 +19,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from ..ladderdir.aside import keep_aside
 from ..ladderdir.paths import first_outside, make_dirs
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 __all__ = ["AnalysisCache", "cache_dir", "cache_disabled_by_env", "DEFAULT_MAX_MB"]
 
@@ -41,7 +44,7 @@ def cache_disabled_by_env(environ: Optional[Mapping[str, str]] = None) -> bool:
     return value.strip().lower() not in ("", "0", "false", "no")
 
 
-def cache_dir(settings: Any) -> Path:
+def cache_dir(settings: Settings) -> Path:
     return settings.root / settings.history_dir / "cache"
 
 

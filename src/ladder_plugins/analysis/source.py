@@ -25,7 +25,7 @@ __all__ = ["Unit", "ParsedSource", "decode", "parse", "read_comments", "find_uni
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Statements whose bodies still belong to the enclosing module or class scope.
-_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+_BLOCKS: tuple[type[ast.stmt], ...] = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
 if hasattr(ast, "TryStar"):  # Python 3.11+
     _BLOCKS = _BLOCKS + (ast.TryStar,)
 if hasattr(ast, "Match"):  # Python 3.10+: definitions under a case are units, as radon finds them

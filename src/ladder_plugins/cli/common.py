@@ -44,8 +44,9 @@ class Parser(argparse.ArgumentParser):
 
 def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
     """A subcommand parser whose ``--help`` ends with its examples."""
-    return sub.add_parser(name, help=help_text, epilog="examples:\n" + examples,
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=help_text, epilog="examples:\n" + examples,
+                                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
 
 
 def command_group(sub: Any, name: str, help_text: str,

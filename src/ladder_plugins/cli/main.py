@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import argparse
 
 __all__ = ["main", "build_parser"]
@@ -26,7 +28,7 @@ _GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedba
 _FAST = {("hook", "prompt"), ("hook", "post-edit")}
 
 
-def _groups() -> list:
+def _groups() -> list[ModuleType]:
     import importlib
 
     return [importlib.import_module(f"{__package__}.{name}") for name in _GROUP_NAMES]
@@ -63,7 +65,8 @@ def _command(argv: Optional[Sequence[str]]) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    commands = {name: run for group in _groups() for name, run in group.COMMANDS.items()}
+    commands: dict[str, Callable[[argparse.Namespace], int]] = {
+        name: run for group in _groups() for name, run in group.COMMANDS.items()}
     try:
         os.getcwd()
     except OSError as exc:  # a directory deleted under the shell

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Callable, Optional
+from typing import Callable, Optional, cast
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -42,7 +42,9 @@ class _Signatures(cst.CSTVisitor):
         if not keys:
             return
         body = node.body
-        trailing = body.header if isinstance(body, cst.IndentedBlock) else body.trailing_whitespace
+        # a suite is indented or on the def line (libcst has these two)
+        trailing = body.header if isinstance(body, cst.IndentedBlock) \
+            else cast(cst.SimpleStatementSuite, body).trailing_whitespace
         line = self.get_metadata(PositionProvider, trailing).start.line
         self.edits.append((line, trailing.comment.value if trailing.comment else None, keys, first))
 

@@ -90,7 +90,7 @@ def bool_runs(node: ast.BoolOp) -> int:
         if isinstance(item, type):
             ops.append(item)
         elif type(item) is ast.BoolOp:
-            work.extend(_interleaved(item))  # type: ignore[arg-type]
+            work.extend(_interleaved(item))
     return sum(1 for i, op in enumerate(ops) if i == 0 or op is not ops[i - 1])
 
 
@@ -113,7 +113,7 @@ def calls_itself(node: FunctionNode, *, in_class: bool) -> bool:
     stack: list[ast.AST] = list(node.body)
     while stack:  # most nested functions never call their own name: look before resolving scopes
         current = stack.pop()
-        if type(current) is ast.Call and type(current.func) is ast.Name and current.func.id == name:  # type: ignore
+        if type(current) is ast.Call and type(current.func) is ast.Name and current.func.id == name:
             return name in outside_calls(node)
         stack.extend(ast.iter_child_nodes(current))
     return False
@@ -180,8 +180,8 @@ def outside_calls(node: FunctionNode) -> frozenset[str]:
     stack: list[tuple[ast.AST, _Scope]] = [(stmt, top) for stmt in node.body]
     while stack:
         current, scope = stack.pop()
-        if type(current) is ast.Call and type(current.func) is ast.Name:  # type: ignore[attr-defined]
-            scope.calls.append(current.func.id)  # type: ignore[attr-defined]
+        if type(current) is ast.Call and type(current.func) is ast.Name:
+            scope.calls.append(current.func.id)
         inner = _inner_scope(current, scope)
         if inner is not None:
             scopes.append(inner[0])
@@ -204,9 +204,9 @@ def _inner_scope(node: ast.AST, scope: _Scope) -> Optional[_Opened]:
         return _Scope(scope, "class"), [*node.decorator_list, *node.bases, *node.keywords], list(node.body)
     if isinstance(node, _COMPREHENSIONS):
         first, *rest = node.generators
-        inside = [first.target, *first.ifs, *(part for g in rest for part in (g.target, g.iter, *g.ifs))]
+        inside: list[ast.AST] = [first.target, *first.ifs, *(part for g in rest for part in (g.target, g.iter, *g.ifs))]
         elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
-        return _Scope(scope, "comprehension"), [first.iter], inside + elements
+        return _Scope(scope, "comprehension"), [first.iter], [*inside, *elements]
     return None
 
 

@@ -35,7 +35,8 @@ def maintainability_index(source: ParsedSource) -> Optional[float]:
     except (RecursionError, SyntaxError):  # radon's tokenizer pass is stricter than the parser on rare input
         return None
     comments = (raw.comments + raw.multi) / raw.sloc * 100 if raw.sloc else 0
-    return round(mi_compute(volume, complexity, raw.lloc, comments), 2)
+    index: float = mi_compute(volume, complexity, raw.lloc, comments)
+    return round(index, 2)
 
 
 def mi_rank(score: float) -> str:

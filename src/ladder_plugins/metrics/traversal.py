@@ -80,12 +80,12 @@ def _annotations(node: FunctionNode) -> list[ast.AST]:
     """A nested function's annotations and type parameters: ABC sees them, cognitive does not."""
     args = node.args
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
-    found = [a.annotation for a in every if a.annotation is not None]
+    found: list[ast.AST] = [a.annotation for a in every if a.annotation is not None]
     return found + ([node.returns] if node.returns else []) + list(getattr(node, "type_params", ()))
 
 
 def _defaults(args: ast.arguments) -> list[ast.AST]:
-    return args.defaults + [d for d in args.kw_defaults if d is not None]
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
 
 
 class _Walk:
@@ -216,7 +216,7 @@ class _Walk:
             self.push(outer, nesting, _COG)
             self.push(node.body, depth, _COG)
         else:
-            self.push(outer + node.body, nesting, 0)
+            self.push([*outer, *node.body], nesting, 0)
         self.push(_annotations(node), nesting, 0)
 
     def visit_class(self, node: ast.ClassDef, nesting: int, bits: int) -> None:
@@ -336,7 +336,7 @@ def measure_node(node: FunctionNode, *, is_method: bool = False,
 def unit_measures(unit: Unit, source: ParsedSource) -> UnitMeasures:
     """The unit's measures, walked once per unit and shared by the metric plugins through the file's memo."""
     memo = source.memo.setdefault("traversal", {})
-    found = memo.get(id(unit.node))
+    found: Optional[UnitMeasures] = memo.get(id(unit.node))
     if found is None:
         helpers = tuple(getattr(source.settings, "assertion_helpers", ())) if unit.is_test else None
         found = memo[id(unit.node)] = measure_node(unit.node, is_method=unit.is_method, helpers=helpers)

@@ -13,11 +13,15 @@ never longer than the byte limit (4 KB by default).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ..catalogue import lookup
 from ..history.view import HistoryView
 from .sanitize import agent_data
 from .summary import value_sentence
+
+if TYPE_CHECKING:
+    from ..history.recurrence import Pattern, Recurrence
 
 __all__ = ["make_brief", "DEFAULT_MAX_BYTES", "KNOWN"]
 
@@ -41,7 +45,7 @@ def _what(rule_key: str) -> str:
     return rule.what if rule else _name(rule_key)
 
 
-def _value_line(view: HistoryView, rec) -> str:
+def _value_line(view: HistoryView, rec: Recurrence) -> str:
     return value_sentence(view, rec)
 
 
@@ -49,7 +53,7 @@ def _value_line(view: HistoryView, rec) -> str:
 KNOWN = "known from history; its next edit that leaves it over the limit fails the run"
 
 
-def _hotspot_line(view: HistoryView, rec) -> str:
+def _hotspot_line(view: HistoryView, rec: Recurrence) -> str:
     unit = f"'{_name(rec.unit)}' in " if rec.unit else ""
     where = "Changes here" if rec.unit else "Changes to this file"
     known = "" if rec.triggered else f"; {KNOWN}"
@@ -57,7 +61,7 @@ def _hotspot_line(view: HistoryView, rec) -> str:
             f"{rec.describe()}{known}. {where} should bring it within the limit rather than add to it.\n")
 
 
-def _pattern_line(pattern) -> str:
+def _pattern_line(pattern: Pattern) -> str:
     return (f"- {pattern.kind} {_name(pattern.group)}: {_what(pattern.rule_key)} ({pattern.rule_key}) "
             f"{pattern.describe()}. New code in this {pattern.kind} should stay within {pattern.rule_key}.\n")
 

@@ -19,18 +19,18 @@ from .sanitize import clean
 __all__ = ["check_gitlab"]
 
 
-def _issue(description: str, check: str, identity: str, location: tuple[str, int], severity: str) -> dict:
+def _issue(description: str, check: str, identity: str, location: tuple[str, int], severity: str) -> dict[str, Any]:
     digest = hashlib.md5(identity.encode("utf-8", "surrogatepass")).hexdigest()
     path, line = location
     return {"description": clean(description), "check_name": check, "fingerprint": digest,
             "severity": severity, "location": {"path": clean(path), "lines": {"begin": line}}}
 
 
-def _violation(v: Any) -> dict:
+def _violation(v: Any) -> dict[str, Any]:
     return _issue(v.text, v.rule.key, f"{v.code}\x1f{v.fingerprint}", (v.path, v.line), "major")
 
 
-def _failure(f: Any) -> dict:
+def _failure(f: Any) -> dict[str, Any]:
     hotspot = f.reason == "hotspot"
     e = f.event
     identity = f"{f.code}\x1f{f.reason}\x1f{e.fingerprint}"  # strict: the code is the rule's, the reason tells apart

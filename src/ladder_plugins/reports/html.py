@@ -232,7 +232,7 @@ def _past_limit(v: Violation) -> Optional[float]:
     return gap / (abs(v.limit) or 1.0)
 
 
-def _worst_first(v: Violation) -> tuple:
+def _worst_first(v: Violation) -> tuple[bool, bool, float, str, int, str]:
     past = _past_limit(v)
     return v.severity != RED, past is None, -(past or 0.0), v.path, v.line, v.rule.key
 

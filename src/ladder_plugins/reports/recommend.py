@@ -67,7 +67,8 @@ def _tighten(aggregate: Aggregate, settings: Settings) -> list[Suggestion]:
         lower = max(1, int(limit * 0.8))
         found.append(Suggestion(
             "tighten", key, f"{key} has been clean for {span} days of recorded history; consider tightening it",
-            f"0 red and 0 yellow events for {key} between {aggregate.oldest[:10]} and {aggregate.newest[:10]}",
+            f"0 red and 0 yellow events for {key} between {(aggregate.oldest or '')[:10]} and "
+            f"{(aggregate.newest or '')[:10]}",
             f"[tool.ladder.thresholds]\n{key} = {lower}",
         ))
     return found

@@ -18,7 +18,7 @@ __all__ = ["gate_line", "gate_lines", "session_summary"]
 
 def _per_rule(events: list[Any]) -> list[str]:
     counts = Counter((e.rule_key, e.severity) for e in events)
-    keys = sorted({key for key, _ in counts}, key=lambda k: (lookup(k).code if lookup(k) else k))
+    keys = sorted({key for key, _ in counts}, key=lambda k: (rule.code if (rule := lookup(k)) else k))
     lines = []
     for key in keys:
         rule = lookup(key)

@@ -109,19 +109,19 @@ def summary_text(view: HistoryView) -> str:
     return "\n".join([head] + [line for title, lines in _text_sections(view) for line in _section(title, lines)])
 
 
-def _md_table(head: list[str], rows: list[list]) -> list[str]:
+def _md_table(head: list[str], rows: list[list[Any]]) -> list[str]:
     if not rows:
         return ["none", ""]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     return out + ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in rows] + [""]
 
 
-def _hotspot_row(view: HistoryView, r: Any) -> list:
+def _hotspot_row(view: HistoryView, r: Any) -> list[Any]:
     return [r.path, r.unit or "(file)", r.rule_key, value_text(view, r), r.occurrences, r.distinct_days,
             _day(r.first_seen), last_text(r), "recurring" if r.triggered else KNOWN_TAIL]
 
 
-def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list]]]:
+def _md_sections(view: HistoryView) -> list[tuple[str, list[str], list[list[Any]]]]:
     days = [[d, c.get("red", "-"), c.get("yellow", "-"), c.get("occurrences", 0)] for d, c in view.trend]
     sections = [("Hotspots", ["file", "unit", "rule", "value", "occurrences", "days", "first", "last", "status"],
                  [_hotspot_row(view, r) for r in view.hotspots])]
