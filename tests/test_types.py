@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import os
 from importlib import import_module
 from pathlib import Path
+
+import pytest
 
 import ladder_plugins
 
@@ -30,3 +33,14 @@ def test_type_checkers_are_told_the_same_public_api_the_runtime_serves():
         assert vars(import_module(f"ladder_plugins.{module}"))[name] is value, name
         if inspect.isclass(value) or inspect.isfunction(value):  # defined there, not only imported there
             assert value.__module__ == f"ladder_plugins.{module}", name
+
+
+def test_the_package_passes_mypy_strict():
+    """``py.typed`` promises the annotations are checked: ``mypy --strict`` on the package finds nothing."""
+    mypy_api = pytest.importorskip("mypy.api", reason="mypy is not installed (it is in the test extra)")
+    package = Path(ladder_plugins.__file__).parent
+    # the project's [tool.mypy] (which leaves out the demo project) is read from the repository's root
+    root = package.parents[1]
+    stdout, stderr, status = mypy_api.run(["--strict", "--config-file", str(root / "pyproject.toml"),
+                                           "--cache-dir", os.devnull, str(package)])
+    assert status == 0, stdout + stderr
