@@ -1,38 +1,47 @@
 """Recurrence from git on a real repository: the hotspots ``ladder check`` finds, checked against the commits.
 
 usage: python benchmarks/recurrence_sample.py REPO [--sample 15] [--seed 0] [--git-since all]
-                                              [--retention-days N] [--move-commits 500]
+                                              [--move-commits 500] [--sweep-runs 0,15]
 
 REPO is a clone with its full history; it is never written to. The script clones it
 into a temporary directory, appends an empty ``[tool.ladder]`` table to its
 ``pyproject.toml`` and commits that with a fixed date (one minute after HEAD), so
-the adoption point exists, then runs ``ladder check --format json --no-record
---no-cache`` twice: with the defaults, and with ``recurrence.git_since`` (and
-``history.retention_days`` when given) set in the work tree. ``ladder`` is the
-``ladder_plugins`` the running Python imports (set ``PYTHONPATH`` to measure a
-snapshot of the source).
+the adoption point is the last commit, then runs ``ladder check --format json
+--no-record --no-cache``: with the defaults (every chronic hotspot predates the
+adoption point, so each should be known, ``gate.known``, and none failing), with
+``recurrence.git_since`` set in the work tree (``gate.failures``), and with that
+and each ``sweep_files`` of ``--sweep-runs`` (0: what sweeps would add; a lower
+bound: what it would take away).
+``ladder`` is the ``ladder_plugins`` the running Python imports (set ``PYTHONPATH``
+to measure a snapshot of the source).
 
-It then samples hotspots of the second run (seeded) and checks each one on its own,
-without ladder's history code: the commits that changed the file (``git log
---follow``), the unit found in each version with ``ast`` (its code without its name
-and docstring: an edit is a change of that), its value measured by ``ladder
-metrics`` on the version's text, and every commit classified: mechanical (more
-than ``SWEEP_FILES`` Python files, listed in ``.git-blame-ignore-revs``, or a bot)
-or a real edit. A true chronic hotspot has at least 3 occurrences (the first
-sighting and two edits that left it over the limit, none an improvement) on at
-least 2 distinct days (committer time, UTC), mechanical commits excluded. Units
-moved between files in the last ``--move-commits`` commits (the same code, by
+It then samples hotspots failing with ``git_since`` (seeded) and checks each one on
+its own, without ladder's history code: the commits that changed the file (``git log
+--follow``, the whole history: ladder reads at most ``git_max_commits`` = 200
+versions per file, and says when it cut one), the unit found in each version with
+``ast`` (its code without its name and docstring: an edit is a change of that), its
+value measured by ``ladder metrics`` on the version's text, and every commit
+classified: mechanical (listed in the ignore-revs file, more than ``SWEEP_FILES``
+Python files, or a bot) or a real edit. A true chronic hotspot has at least 3
+occurrences (the first sighting and two edits that left it over the limit, none an
+improvement) on at least 2 distinct days (committer time, UTC), mechanical commits
+excluded; it fails with ``git_since`` when one of them is at or after that date.
+Units moved between files in the last ``--move-commits`` commits (the same code, by
 another name or in another file, one commit) are listed with whether ladder kept
-their history. Prints a table and a summary line; not a test, it asserts nothing.
+their history. Last, the number of Python files each commit changed (the size that
+makes a sweep) and the commits of 15 to 40 files with their subjects. Prints tables
+and a summary line; not a test, it asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -40,19 +49,25 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Optional
 
 SWEEP_FILES = 20
 MIN_COUNT, MIN_DAYS = 3, 2
-BOT_MARKS = ("[bot]", "dependabot", "pre-commit-ci", "github-actions", "renovate")
+BOT_NAMES = ("dependabot", "renovate", "pre-commit-ci", "github-actions", "snyk-bot", "pyup-bot",
+             "allcontributors", "imgbot", "greenkeeper")  # an author whose name starts so, or any [bot]
 # rule key -> the metric ``ladder metrics`` reports for it (maxima only: minima are not unit history)
 METRIC_OF = {"cyclomatic_max": "cyclomatic", "exported_cyclomatic_max": "cyclomatic", "cognitive_max": "cognitive",
              "abc_max": "abc", "function_lines_max": "function_lines", "exported_lines_max": "function_lines",
              "params_max": "params", "exported_params_max": "params", "nesting_max": "nesting",
              "file_lines_max": "file_lines"}
+# the sizes (Python files per commit) the distribution is counted in: a sweep is over SWEEP_FILES
+SIZE_BUCKETS = (("1", 1, 1), ("2-5", 2, 5), ("6-10", 6, 10), ("11-15", 11, 15), ("16-20", 16, 20),
+                ("21-40", 21, 40), ("41-100", 41, 100), ("101+", 101, 10**9))
 MIN_STATEMENTS = 3  # a moved unit shorter than this is too common a shape to call the same unit
+# a unit moved and edited in one commit: at least this alike (difflib's ratio of its ast tokens, name left out)
+NEAR = 0.95
 
 
 class BenchError(Exception):
@@ -151,7 +166,8 @@ class Commit:
     sha: str
     time: int  # committer time
     author: str
-    python_files: int
+    python_files: int  # renames paired (-M), as ladder counts a sweep
+    subject: str
 
     @property
     def day(self) -> str:
@@ -169,22 +185,24 @@ class History:
     @classmethod
     def read(cls, repo: Path) -> "History":
         commits: dict[str, Commit] = {}
-        out = git(repo, "log", "--no-merges", "--no-renames", "--name-only", "--format=%x01%H%x00%ct%x00%an <%ae>")
+        out = git(repo, "log", "--no-merges", "-M", "--name-only", "--format=%x01%H%x00%ct%x00%an <%ae>%x00%s")
         for chunk in out.split("\x01")[1:]:
             head, _, names = chunk.partition("\n")
-            sha, stamp, author = head.split("\x00")
+            sha, stamp, author, subject = head.split("\x00")
             count = sum(1 for n in names.splitlines() if n.endswith(".py"))
-            commits[sha] = Commit(sha, int(stamp), author, count)
+            commits[sha] = Commit(sha, int(stamp), author, count, subject)
         return cls(repo, commits, _ignore_revs(repo), Blobs(repo))
 
     def mechanical(self, sha: str) -> Optional[str]:
-        """Why the commit is not an edit by a person, or ``None``."""
+        """Why the commit is not an edit by a person (``ignore-revs``, ``sweep (N .py files)``, ``bot``), or
+        ``None``."""
         commit = self.commits[sha]
+        if any(sha.startswith(rev) for rev in self.ignored):
+            return "ignore-revs"
         if commit.python_files > SWEEP_FILES:
             return f"sweep ({commit.python_files} .py files)"
-        if sha in self.ignored:
-            return "in .git-blame-ignore-revs"
-        if any(mark in commit.author.lower() for mark in BOT_MARKS):
+        author = commit.author.lower()
+        if "[bot]" in author or author.startswith(BOT_NAMES):
             return "bot"
         return None
 
@@ -214,8 +232,8 @@ def _ignore_revs(repo: Path) -> frozenset[str]:
     path = repo / name
     if not path.is_file():
         return frozenset()
-    lines = (line.split("#")[0].strip() for line in path.read_text("utf-8", "replace").splitlines())
-    return frozenset(line for line in lines if len(line) == 40)
+    lines = (line.split("#")[0].strip().lower() for line in path.read_text("utf-8", "replace").splitlines())
+    return frozenset(line for line in lines if 7 <= len(line) <= 64 and set(line) <= set("0123456789abcdef"))
 
 
 # -- moves: a unit gone from one place and the same code come in another, in one commit -----------------------------
@@ -229,6 +247,7 @@ class Move:
     old_name: str
     new_path: str
     new_name: str
+    alike: float = 1.0  # 1.0: the same code
 
 
 def _changes(history: History, sha: str) -> list[tuple[str, str, str]]:
@@ -251,9 +270,47 @@ def _sized(units: dict[str, list[Unit]]) -> dict[str, Unit]:
     return {u.key: u for same in units.values() for u in same if u.statements >= MIN_STATEMENTS}
 
 
-def _file_moves(before: dict[str, list[Unit]], after: dict[str, list[Unit]], path: str,
-                gone: dict[str, tuple[str, str]], came: dict[str, tuple[str, str]]) -> None:
-    """Record in ``gone`` and ``came`` (by code) the units one file lost and gained, and those renamed in it."""
+@dataclass
+class Changed:
+    """What the files of one commit lost and gained: by code, and by name (for a move edited on the way)."""
+
+    gone: dict[str, tuple[str, str]] = field(default_factory=dict)
+    came: dict[str, tuple[str, str]] = field(default_factory=dict)
+    left: list[tuple[str, Unit]] = field(default_factory=list)  # units whose name is no longer in their file
+    arrived: list[tuple[str, Unit]] = field(default_factory=list)  # units whose name was not in their file
+
+    def near_moves(self, sha: str, when: int, taken: set[tuple[str, str]]) -> list[Move]:
+        """Each arrived unit paired with the most alike unit that left, when at least ``NEAR`` alike."""
+        found = []
+        for path, unit in self.arrived:
+            if (path, unit.name) in taken:
+                continue
+            tokens = re.findall(r"\w+|[^\w\s]", unit.key)
+            scored = [(_alike(tokens, old), old_path, old.name) for old_path, old in self.left
+                      if (old_path, old.name) not in taken]
+            best = max(scored, default=None)
+            if best is not None and best[0] >= NEAR:
+                taken.add(best[1:])
+                found.append(Move(sha, when, best[1], best[2], path, unit.name, best[0]))
+        return found
+
+
+def _alike(tokens: list[str], old: Unit) -> float:
+    matcher = difflib.SequenceMatcher(None, re.findall(r"\w+|[^\w\s]", old.key), tokens, autojunk=False)
+    return matcher.ratio() if matcher.quick_ratio() >= NEAR else 0.0
+
+
+def _named_only(here: dict[str, list[Unit]], there: dict[str, list[Unit]], path: str) -> list[tuple[str, Unit]]:
+    """The units of ``here`` whose name ``there`` does not hold, long enough to be told apart."""
+    return [(path, u) for name, same in here.items() if name not in there for u in same
+            if u.statements >= MIN_STATEMENTS]
+
+
+def _file_moves(before: dict[str, list[Unit]], after: dict[str, list[Unit]], path: str, changed: Changed) -> None:
+    """Record in ``changed`` the units one file lost and gained, and those renamed in it."""
+    gone, came = changed.gone, changed.came
+    changed.left += _named_only(before, after, path)
+    changed.arrived += _named_only(after, before, path)
     old_units, new_units = _sized(before), _sized(after)
     for key, unit in old_units.items():
         now = new_units.get(key)
@@ -265,16 +322,17 @@ def _file_moves(before: dict[str, list[Unit]], after: dict[str, list[Unit]], pat
 
 
 def moves_in(history: History, sha: str) -> list[Move]:
-    """Units whose code left one file (or name) and came into another in this commit."""
-    gone: dict[str, tuple[str, str]] = {}
-    came: dict[str, tuple[str, str]] = {}
+    """Units whose code left one file (or name) and came into another in this commit, the same or nearly."""
+    changed = Changed()
     for old, new, path in _changes(history, sha):
         before = history.units(old) if old else {}
         after = history.units(new) if new else {}
         if before is not None and after is not None:
-            _file_moves(before, after, path, gone, came)
-    when = history.commits[sha].time
-    return [Move(sha, when, *gone[key], *came[key]) for key in sorted(gone.keys() & came.keys())]
+            _file_moves(before, after, path, changed)
+    when, gone, came = history.commits[sha].time, changed.gone, changed.came
+    exact = [Move(sha, when, *gone[key], *came[key]) for key in sorted(gone.keys() & came.keys())]
+    taken = {(m.old_path, m.old_name) for m in exact} | {(m.new_path, m.new_name) for m in exact}
+    return exact + changed.near_moves(sha, when, taken)
 
 
 def scan_moves(history: History, last: int) -> list[Move]:
@@ -352,6 +410,7 @@ class Verdict:
     days: int
     with_mechanical: int  # occurrences when mechanical commits count too, as the code measured counts them
     seen: str  # first..last occurrence day
+    fails: bool  # a true hotspot with an occurrence at or after git_since
 
 
 @dataclass
@@ -378,23 +437,23 @@ def _why_not(walk: Walk, days: int, found: bool) -> str:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Everything a verdict reads: the commits, each unit's versions, their measured values, the window."""
+    """Everything a verdict reads: the commits, each unit's versions, their measured values, the adoption point."""
 
     history: History
     lines: dict[tuple[str, str], list[Version]]
     values: Values
-    start: int
+    since: int  # git_since as a time (0 for "all"): the evidence is the whole history, the trigger from here
 
     def value(self, version: Version, metric: str) -> Optional[float]:
         measured = self.values.get(version.spec, {}).get(version.name, [])
         return measured[version.nth].get(metric) if len(measured) > version.nth else None
 
     def walk(self, versions: list[Version], metric: str, limit: float) -> Walk:
-        """Each new code of the unit over the limit, in the window: an occurrence unless it is an improvement, a
-        code seen before, or a mechanical commit (whose version is still the baseline of the next edit)."""
+        """Each new code of the unit over the limit: an occurrence unless it is an improvement, a code seen
+        before, or a mechanical commit (whose version is still the baseline of the next edit)."""
         walk, seen, previous, last_key = Walk(), set(), None, None
         for version in versions:
-            if self.history.commits[version.sha].time < self.start or version.unit.key == last_key:
+            if version.unit.key == last_key:
                 continue
             last_key = version.unit.key
             value = self.value(version, metric)
@@ -419,7 +478,10 @@ class Evidence:
         seen = f"{found[0].day}..{found[-1].day}" if found else "-"
         true = len(found) >= MIN_COUNT and days >= MIN_DAYS
         reason = f"{len(found)} edits over {days} days" if true else _why_not(walk, days, bool(versions))
-        return Verdict(true, reason, tuple(c.sha[:8] for c in found), days, walk.with_mechanical, seen)
+        fails = true and any(c.time >= self.since for c in found)
+        # each occurrence with the number of Python files its commit changed: a small sweep shows as one
+        shas = tuple(f"{c.sha[:8]}/{c.python_files}" for c in found)
+        return Verdict(true, reason, shas, days, walk.with_mechanical, seen, fails)
 
     def best(self, key: tuple[str, str], violations: list[dict[str, object]]
              ) -> Optional[tuple[Verdict, dict[str, object]]]:
@@ -456,9 +518,30 @@ class CheckRun:
 
     @property
     def hotspots(self) -> dict[tuple[str, str], list[dict[str, object]]]:
-        """(path, unit) -> its LAD900 failures, one per rule."""
+        """(path, unit) -> its LAD900 failures (``gate.failures``), one per rule."""
+        return self._listed("failures")
+
+    @property
+    def known(self) -> dict[tuple[str, str], list[dict[str, object]]]:
+        """(path, unit) -> its hotspots known from history (``gate.known``), one per rule."""
+        return self._listed("known")
+
+    @property
+    def warnings(self) -> list[str]:
+        said = self.report.get("warnings", [])
+        return [str(w) for w in said] if isinstance(said, list) else []
+
+    def said(self) -> str:
+        """The run's figures, its verdict's history note and its warnings."""
+        summary, gate = self.report.get("summary"), self.report.get("gate")
+        assert isinstance(summary, dict) and isinstance(gate, dict)
+        return (f"  {self.label:<34} failing {len(self.hotspots):>4} units ({summary.get('gate_failures')} LAD900), "
+                f"known {len(self.known):>4} units, red {summary.get('red')}, passed {self.report.get('passed')}, "
+                f"{self.seconds:.0f} s\n    history: {gate.get('history')}\n    warnings: {self.warnings}")
+
+    def _listed(self, part: str) -> dict[tuple[str, str], list[dict[str, object]]]:
         gate = self.report.get("gate")
-        failures = gate.get("failures", []) if isinstance(gate, dict) else []
+        failures = gate.get(part, []) if isinstance(gate, dict) else []
         found: dict[tuple[str, str], list[dict[str, object]]] = {}
         for failure in failures:
             if failure.get("code") == "LAD900":
@@ -512,11 +595,11 @@ def check(clone: Path, base: str, label: str, extra: str) -> CheckRun:
     return CheckRun(label, time.perf_counter() - began, json.loads(out))
 
 
-def window_start(since: str, retention_days: int) -> int:
-    floor = datetime.now(timezone.utc) - timedelta(days=retention_days)
-    if since != "all":
-        floor = max(floor, datetime.fromisoformat(since).replace(tzinfo=timezone.utc))
-    return int(floor.timestamp()) // 86400 * 86400
+def since_time(since: str) -> int:
+    """git_since as the script checks it: "all" or an ISO date (a commit is not resolved here)."""
+    if since == "all":
+        return 0
+    return int(datetime.fromisoformat(since).replace(tzinfo=timezone.utc).timestamp())
 
 
 # -- the report ---------------------------------------------------------------------------------------------------
@@ -540,9 +623,9 @@ def sampled_rows(evidence: Evidence, run: CheckRun, sample: list[tuple[str, str]
         checked = f"{len(found.occurrences)}/{found.days}d"
         seen = f"{str(failure['first_seen'])[:10]}..{str(failure['last_seen'])[:10]}"
         print(f"{'TRUE' if found.true else 'no':<7} {unit:<50} {str(failure['rule']):<15} {claimed:>7} {checked:>7} "
-              f"{seen:<22} {found.seen:<22} {found.reason} ({' '.join(found.occurrences[:5])}"
-              f"{' ...' if len(found.occurrences) > 5 else ''}); {found.with_mechanical} with mechanical commits; "
-              f"{len(evidence.lines.get(key, []))} versions")
+              f"{seen:<22} {found.seen:<22} {found.reason} ({' '.join(found.occurrences[:8])}"
+              f"{' ...' if len(found.occurrences) > 8 else ''}); {found.with_mechanical} with mechanical commits; "
+              f"{len(evidence.lines.get(key, []))} versions; file: {len(evidence.history.file_log(key[0]))} commits")
     return tally
 
 
@@ -553,22 +636,40 @@ def moves_rows(evidence: Evidence, run: CheckRun, moves: list[Move]) -> Counter[
     for move in (m for m in moves if (m.new_path, m.new_name) in red):
         key = (move.new_path, move.new_name)
         listed, best = hotspots.get(key, []), evidence.best(key, red[key])
-        if any(str(f["first_seen"]) < _iso(move.time) for f in listed):
-            state = "followed"
-        elif listed:
-            state = "listed, its history before the move lost"
-        else:
-            state = "missed: a true hotspot through the move" if best and best[0].true else "not a hotspot"
+        state = _move_state(listed, best is not None and best[0].true, move.time)
         tally.update(("red now", state))
         before = sum(evidence.history.commits[v.sha].time < move.time for v in evidence.lines.get(key, []))
         checked = f"; checked: {best[0].reason} ({best[1]['rule']})" if best else ""
         print(f"  move {move.sha[:8]} {datetime.fromtimestamp(move.time, timezone.utc).date()}: {move.old_path}::"
-              f"{move.old_name} -> {move.new_path}::{move.new_name}: {state}; {before} versions before it{checked}")
+              f"{move.old_name} -> {move.new_path}::{move.new_name} ({move.alike:.2f} alike): {state}; {before} "
+              f"versions before it{checked}")
     return tally
+
+
+def _move_state(listed: list[dict[str, object]], true: bool, moved_at: int) -> str:
+    """Whether ladder kept a moved unit's past: its hotspot's first occurrence before the move."""
+    if any(str(f["first_seen"]) < _iso(moved_at) for f in listed):
+        return "followed"
+    if listed:
+        return "listed, its history before the move lost"
+    return "missed: a true hotspot through the move" if true else "not a hotspot"
 
 
 def _iso(stamp: int) -> str:
     return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def sizes_rows(history: History) -> None:
+    """How many Python files each commit changed (the size that makes a sweep), and the commits of 15 to 40."""
+    sizes = [c.python_files for c in history.commits.values() if c.python_files]
+    counts = ", ".join(f"{label}: {sum(lo <= n <= hi for n in sizes)}" for label, lo, hi in SIZE_BUCKETS)
+    print(f"\nPython files per commit ({len(sizes)} non-merge commits with a .py file): {counts}; "
+          f"over {SWEEP_FILES}: {sum(n > SWEEP_FILES for n in sizes)}")
+    near = sorted((c for c in history.commits.values() if 15 <= c.python_files <= 40),
+                  key=lambda c: (c.python_files, c.time))
+    for commit in near:
+        print(f"  {commit.python_files:>3} {commit.sha[:8]} {commit.day} {commit.author.split(' <')[0][:20]:<20} "
+              f"{commit.subject[:90]}")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -577,9 +678,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--sample", type=int, default=15)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--git-since", default="all", help='"all" or an ISO date (default: all)')
-    parser.add_argument("--retention-days", type=int, default=None,
-                        help="history.retention_days for the second run (default: ladder's, 90)")
     parser.add_argument("--move-commits", type=int, default=500)
+    parser.add_argument("--sweep-runs", default="0,15",
+                        help="sweep_files of the extra runs with git_since, comma-separated ('' for none)")
     args = parser.parse_args(argv)
     repo = args.repo.resolve()
     work = Path(tempfile.mkdtemp(prefix="ladder-recurrence-"))
@@ -593,21 +694,31 @@ def main(argv: Optional[list[str]] = None) -> int:
 
 
 def run_checks(repo: Path, work: Path, args: argparse.Namespace) -> tuple[Path, list[CheckRun]]:
-    """The adopted clone, and ``ladder check`` on it with the defaults and with the window asked for."""
+    """The adopted clone, and ``ladder check`` on it with the defaults, with git_since, and without sweeps."""
     clone, base = adopt(repo, work)
     since = f'\n[tool.ladder.recurrence]\ngit_since = "{args.git_since}"\n'
     runs = [check(clone, base, "defaults", ""), check(clone, base, f"git_since={args.git_since}", since)]
-    if args.retention_days is not None:
-        longer = f"{since}\n[tool.ladder.history]\nretention_days = {args.retention_days}\n"
-        runs.append(check(clone, base, f"{runs[-1].label}, {args.retention_days} d", longer))
+    for size in (int(word) for word in args.sweep_runs.split(",") if word.strip()):
+        runs.append(check(clone, base, f"{runs[1].label}, sweep_files={size}", f"{since}sweep_files = {size}\n"))
+    print_runs(repo, runs)
+    return clone, runs
+
+
+def print_runs(repo: Path, runs: list[CheckRun]) -> None:
+    """Each run's failing and known hotspots, its verdict's history note and warnings, and how the runs differ."""
     head = git(repo, "rev-parse", "--short", "HEAD").strip()
     print(f"{repo.name}: {git(repo, 'rev-list', '--count', 'HEAD').strip()} commits, HEAD {head}")
     for run in runs:
-        summary = run.report.get("summary")
-        assert isinstance(summary, dict)
-        print(f"  {run.label:<22} hotspots {len(run.hotspots):>4} units ({summary.get('gate_failures')} LAD900), "
-              f"red {summary.get('red')}, {run.seconds:.0f} s, warnings {run.report.get('warnings')}")
-    return clone, runs
+        print(run.said())
+    defaults, chosen = runs[0], runs[1]
+    # every chronic hotspot predates the adoption commit: known with the defaults is failing with git_since=all
+    print(f"  known (defaults) but not failing ({chosen.label}): {sorted(defaults.known.keys() - chosen.hotspots)}")
+    print(f"  failing ({chosen.label}) but not known (defaults): {sorted(chosen.hotspots.keys() - defaults.known)}")
+    for run in runs[2:]:
+        print(f"  failing with {run.label} and not with the default sweep_files: "
+              f"{sorted(run.hotspots.keys() - chosen.hotspots)}")
+        print(f"  failing with the default sweep_files and not with {run.label}: "
+              f"{sorted(chosen.hotspots.keys() - run.hotspots)}")
 
 
 def gather(clone: Path, work: Path, run: CheckRun, args: argparse.Namespace
@@ -621,21 +732,42 @@ def gather(clone: Path, work: Path, run: CheckRun, args: argparse.Namespace
     wanted = set(sample) | {(m.new_path, m.new_name) for m in moves if (m.new_path, m.new_name) in red}
     lines = {key: lineage(history, *key) for key in wanted if (clone / key[0]).is_file()}
     values = measure(history, {v.spec for versions in lines.values() for v in versions}, work)
-    retention = 90 if args.retention_days is None else args.retention_days
-    return Evidence(history, lines, values, window_start(args.git_since, retention)), sample, moves
+    return Evidence(history, lines, values, since_time(args.git_since)), sample, moves
+
+
+def mechanical_rows(history: History) -> Counter[str]:
+    """The commits that changed a Python file and are mechanical, by kind."""
+    kinds: Counter[str] = Counter()
+    for sha, commit in history.commits.items():
+        why = history.mechanical(sha) if commit.python_files else None
+        if why:
+            kinds[why.split(" (")[0]] += 1
+    print(f"\nmechanical commits (of {sum(c.python_files > 0 for c in history.commits.values())} with a .py file): "
+          + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none"))
+    return kinds
 
 
 def _measure(repo: Path, work: Path, args: argparse.Namespace) -> int:
     clone, runs = run_checks(repo, work, args)
-    evidence, sample, moves = gather(clone, work, runs[-1], args)
-    tally = sampled_rows(evidence, runs[-1], sample)
+    evidence, sample, moves = gather(clone, work, runs[1], args)
+    tally = sampled_rows(evidence, runs[1], sample)
+    kinds = mechanical_rows(evidence.history)
     print(f"\nunits moved between files or names in the last {args.move_commits} commits: {len(moves)}")
-    moved = moves_rows(evidence, runs[-1], moves)
+    moved = moves_rows(evidence, runs[1], moves)
+    sizes_rows(evidence.history)
     evidence.history.blobs.close()
-    print(f"\nsummary {repo.name}: hotspots " + ", ".join(f"{len(r.hotspots)} ({r.label})" for r in runs)
-          + f"; sampled {len(sample)} of the last: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items()))
-          + "; moves " + ", ".join(f"{k} {v}" for k, v in moved.items()))
+    print(f"\nsummary {repo.name}: " + summary_line(runs, len(sample), tally, kinds, moved))
     return 0
+
+
+def summary_line(runs: list[CheckRun], sampled: int, tally: Counter[str], kinds: Counter[str],
+                 moved: Counter[str]) -> str:
+    return ("failing " + ", ".join(f"{len(r.hotspots)} ({r.label})" for r in runs)
+            + f"; known {len(runs[0].known)} (defaults); sampled {sampled} failing with {runs[1].label}: "
+            + ", ".join(f"{k} {v}" for k, v in sorted(tally.items()))
+            + "; mechanical " + (", ".join(f"{k} {v}" for k, v in sorted(kinds.items())) or "none")
+            + "; moves " + ", ".join(f"{k} {v}" for k, v in moved.items())
+            + "; ladder s " + ", ".join(f"{r.seconds:.0f}" for r in runs))
 
 
 if __name__ == "__main__":
