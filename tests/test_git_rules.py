@@ -233,3 +233,13 @@ def test_every_front_end_leaves_mechanical_commits_out(modules):
     _by(modules, "A Person", "person@example.invalid", f"{DAYS[3]}T10:00:00Z", "a real edit")
     for done in (_check(modules), _flake8_hotspots(modules), _pytest_gate(modules)):
         assert "LAD900" in done.stdout and done.returncode == 1, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("depths", [(6, 4, 5), (5, 4, 6), (6, 5, 4, 7)])
+def test_commits_of_one_second_count_in_historys_order(modules, depths):
+    """A rebase gives commits one committer time: their versions are taken in history's order, never their
+    hashes' (an improvement compared with the edit after it, not before it)."""
+    for depth in depths:
+        commit(modules, {"src/shop/pricing.py": _price(depth)}, f"{DAYS[0]}T10:00:00Z", f"depth {depth}")
+    expected = sum(1 for n, depth in enumerate(depths) if n == 0 or depth >= depths[n - 1])
+    assert _occurrences(modules) == expected

@@ -130,7 +130,8 @@ class _Found:
     lineage: dict[tuple[str, str], tuple["_Hop", ...]] = field(default_factory=dict)  # (path, unit) -> its moves
 
 
-#: A past version's finding: its row, the commit, the commit's time, why the commit is mechanical ("" if not).
+#: A past version's finding: its row, the commit, the commit's moment (``FileVersion.moment``, microseconds),
+#: why the commit is mechanical ("" if not).
 Found = tuple[Row, str, int, str]
 
 
@@ -404,7 +405,7 @@ class GitEvidence:
             return None
         asked = sorted((rel, sorted(a.fingerprints)) for rel, a in wanted.items())
         mechanical = self._mechanical()
-        return cache.key(b"git-prior-3", "", f"{window}|{self.settings.recurrence.git_max_commits}|"
+        return cache.key(b"git-prior-4", "", f"{window}|{self.settings.recurrence.git_max_commits}|"
                                              f"{mechanical.sweep_files}|{sorted(mechanical.revs)}|{asked}")
 
     def _cached_prior(self, wanted: Mapping[str, _Asked]) -> Optional[dict[str, list[Found]]]:
@@ -575,11 +576,14 @@ class GitEvidence:
         return f"{versions} past version{'s' if versions != 1 else ''} from git{cut}; fails on occurrences " \
                f"{self.adoption().said}"
 
-    def _event(self, row: Row, rel: str, commit: str, time: int) -> Event:
-        """A red event of a past version, dated by its commit (never later than this run)."""
+    def _event(self, row: Row, rel: str, commit: str, moment: int) -> Event:
+        """A red event of a past version, dated by its commit (never later than this run): commits of one second
+        a microsecond apart in history's order, so the earlier of two is never the later by its hash."""
+        from datetime import timedelta
+
         code, unit, line, role, actual, limit, fingerprint, unit_hash = row
         rule = self._rule(code)
-        when = min(_moment(time), self.now)
+        when = min(_moment(moment // 1_000_000) + timedelta(microseconds=moment % 1_000_000), self.now)
         return Event(
             # never recorded, so its id only has to be unique among git's: the commit and the fingerprint
             schema_version=SCHEMA_VERSION, event_id=f"git:{commit}:{fingerprint}", timestamp=format_timestamp(when),
@@ -728,17 +732,17 @@ class LogCache:
         return at
 
     def commits(self, start: int) -> Commits:
-        # git-log-3: commits carry their author and changes their old blob; and no entry of the first key,
-        # which a negative --since once filled with nothing, is ever read again
-        entry = self._read(b"git-log-3", lambda d: isinstance(d.get("since"), int) and "commits" in d)
+        # git-log-4: commits carry their author, changes their old blob, in --date-order; and no entry of the
+        # first key, which a negative --since once filled with nothing, is ever read again
+        entry = self._read(b"git-log-4", lambda d: isinstance(d.get("since"), int) and "commits" in d)
         if entry is not None and entry["since"] <= start:
             try:
                 return Commits.from_json(entry["commits"]).since(start)
             except ValueError:
-                self._discard(b"git-log-3")
+                self._discard(b"git-log-4")
         found = self.repo.commits(start)
         if self.cache is not None:
-            self.cache.put(self._key(b"git-log-3"), {"since": start, "commits": found.to_json()})
+            self.cache.put(self._key(b"git-log-4"), {"since": start, "commits": found.to_json()})
         return found
 
 
@@ -833,8 +837,8 @@ def _earliest(seen: Iterable[tuple[str, FileVersion, Sequence[Row]]],
         asked = wanted[rel].fingerprints
         for row in (r for r in rows if r[6] in asked):
             found = earliest.get((rel, row[6], row[7]))
-            if found is None or version.time <= found[2]:
-                earliest[(rel, row[6], row[7])] = (row, version.commit, version.time, version.mechanical)
+            if found is None or version.moment <= found[2]:
+                earliest[(rel, row[6], row[7])] = (row, version.commit, version.moment, version.mechanical)
     return earliest
 
 

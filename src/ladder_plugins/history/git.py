@@ -70,6 +70,14 @@ class FileVersion:
     path: str  # repository-relative, as the file was called in that commit
     #: why the commit is a mechanical edit (see :class:`Mechanical`), or "" for an ordinary one
     mechanical: str = ""
+    #: the commit's place among the commits of the same second, older lower: a rebase or ``git am`` gives many
+    #: commits one committer time, and their order is history's, not their hashes'
+    tick: int = 0
+
+    @property
+    def moment(self) -> int:
+        """Microseconds since the epoch: the committer time, commits of one second in history's order."""
+        return self.time * 1_000_000 + self.tick
 
 
 @dataclass(frozen=True)
@@ -175,8 +183,9 @@ class Repository:
 
     def commits(self, since: Optional[int]) -> "Commits":
         """Commits reachable from HEAD (newest first) with the Python files each changed, renames paired."""
-        args = ["log", "-z", "--raw", "-M", "--no-abbrev", "--no-color", "--no-ext-diff", "--no-textconv",
-                "--no-show-signature", "--format=%x01%H %ct %an <%ae>"]
+        # --date-order: never a parent before its children, so commits of one second keep history's order
+        args = ["log", "-z", "--raw", "-M", "--date-order", "--no-abbrev", "--no-color", "--no-ext-diff",
+                "--no-textconv", "--no-show-signature", "--format=%x01%H %ct %an <%ae>"]
         if since is not None and since > 0:
             # seconds since the epoch; git reads a negative @-N as no date at all and lists nothing
             args.append(f"--since=@{since}")
@@ -591,6 +600,13 @@ class Commits:
         for n, commit in enumerate(self.commits):
             for change in commit.changes:
                 self._index.setdefault(change.path, []).append(n)
+        # each commit's FileVersion.tick: how many older commits of the list share its second
+        self._ticks = [0] * len(self.commits)
+        seen: dict[int, int] = {}
+        for n in range(len(self.commits) - 1, -1, -1):
+            second = self.commits[n].time
+            self._ticks[n] = min(seen.get(second, 0), 999_999)
+            seen[second] = seen.get(second, 0) + 1
 
     def __len__(self) -> int:
         return len(self.commits)
@@ -632,7 +648,8 @@ class Commits:
                 return found, True  # there was more to read
             after, change = step
             commit = self.commits[after]
-            found.append(FileVersion(commit.sha, commit.time, change.blob, name, mechanical.reason(commit)))
+            found.append(FileVersion(commit.sha, commit.time, change.blob, name, mechanical.reason(commit),
+                                     self._ticks[after]))
             if change.status == "A":
                 return found, False
             name = change.old_path
