@@ -116,8 +116,10 @@ def test_the_cap_on_versions_is_said_in_a_warning_and_in_the_verdict(modules):
     _edits(modules, 3)
     (modules / "pyproject.toml").write_text(PYPROJECT + "\n[tool.ladder.recurrence]\ngit_max_commits = 2\n")
     done = _check(modules)
-    assert "cut at git_max_commits = 2" in done.stderr and "src/shop/pricing.py" in done.stderr
+    assert "cut at git_max_commits = 2 (src/shop/pricing.py)" in done.stderr
     assert "1 file(s) cut at git_max_commits = 2" in done.stdout.splitlines()[-1]
+    report = json.loads(_check(modules, "--format", "json").stdout)
+    assert any("cut at git_max_commits = 2" in w for w in report["warnings"])
 
 
 def test_days_and_dates_are_the_occurrences_never_the_run(modules):

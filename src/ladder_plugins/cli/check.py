@@ -68,8 +68,13 @@ def _metrics(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     settings = settings_of(args)
+    import dataclasses
+
     result, pipeline = analyse(args, settings, record=not args.no_record, git=True)
     outcome = pipeline.finish_violations(result.violations, record=not args.no_record)
+    # every warning of the run in the report too (a cap reached, git failing), not only the store's
+    said = tuple(dict.fromkeys([*pipeline.warn.said, *outcome.warnings]))
+    outcome = dataclasses.replace(outcome, warnings=said)
     emit(_check_output(args, result, outcome, settings, pipeline.run), args.output)
     return EXIT_FAILED if outcome.failed else EXIT_OK
 

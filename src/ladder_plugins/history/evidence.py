@@ -261,9 +261,10 @@ class GitEvidence:
                                           if why}
         if self._found.cut:
             cap = self.settings.recurrence.git_max_commits
-            self._warn(f"git: the history of {len(self._found.cut)} file(s) was cut at git_max_commits = {cap} "
-                       f"(first: {self._found.cut[0]}); older versions are not counted: raise "
-                       "[tool.ladder.recurrence] git_max_commits to read them")
+            cut = self._found.cut
+            named = ", ".join(cut[:5]) + (f" and {len(cut) - 5} more" if len(cut) > 5 else "")
+            self._warn(f"git: the history of {len(cut)} file(s) was cut at git_max_commits = {cap} ({named}); "
+                       "older versions are not counted: raise [tool.ladder.recurrence] git_max_commits to read them")
         return [self._event(row, rel, commit, time) for rel, items in found.items() for row, commit, time, _ in items]
 
     def _walk(self, wanted: Mapping[str, _Asked]) -> dict[str, list[Found]]:
