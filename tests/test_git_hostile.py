@@ -115,7 +115,7 @@ def history(tmp_path_factory):
 @pytest.mark.parametrize("pattern, action, said", [
     ("*", f"yes | {FLOOD}", "git rev-parse gave more than"),  # the first question answered with endless lines
     ("*", f"yes | {FLOOD} >&2; exit 1", "git rev-parse failed: y;"),  # endless complaints
-    ('*" log "*', f"yes | {FLOOD}", "git log gave output that does not parse"),  # a field that never ends
+    ('*" log -z "*', f"yes | {FLOOD}", "git log gave output that does not parse"),  # a field that never ends
     ("*--batch", f"{FLOOD} /dev/zero", "git cat-file --batch gave output that does not parse"),  # nor a header
 ])
 def test_a_flooding_git_is_one_warning_in_bounded_memory(history, tmp_path, pattern, action, said):

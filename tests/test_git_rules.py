@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, commit, git, git_env, nested, needs_git, new_repo
+from .git_helpers import PYPROJECT, clone, commit, git, git_env, nested, needs_git, new_repo
 from .reports_helpers import ladder
 
 pytestmark = needs_git
@@ -212,8 +212,8 @@ def test_doctor_says_what_git_history_the_gate_reads(tmp_path):
     assert wrong.returncode == 1 and "'v9' is neither" in wrong.stdout and "Traceback" not in wrong.stderr
 
 
-def _flake8_hotspots(repo: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD9", "--ladder-no-record", "src"], cwd=repo,
+def _flake8_hotspots(repo: Path, select: str = "LAD9") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "flake8", "--select", select, "--ladder-no-record", "src"], cwd=repo,
                           capture_output=True, text=True, env={**os.environ, "LADDER_NOW": LATER, **NOT_CI}, timeout=300)
 
 
@@ -245,3 +245,47 @@ def test_commits_of_one_second_count_in_historys_order(modules, depths):
         commit(modules, {"src/shop/pricing.py": _price(depth)}, f"{DAYS[0]}T10:00:00Z", f"depth {depth}")
     expected = sum(1 for n, depth in enumerate(depths) if n == 0 or depth >= depths[n - 1])
     assert _occurrences(modules) == expected
+
+
+def test_a_git_since_git_does_not_know_is_a_usage_error_in_every_front_end(modules):
+    _edits(modules, 3)
+    (modules / "pyproject.toml").write_text(PYPROJECT + '\n[tool.ladder.recurrence]\ngit_since = "v9-missing"\n')
+    checked = _check(modules)
+    assert checked.returncode == 2 and "'v9-missing' is neither" in checked.stderr
+    linted = _flake8_hotspots(modules, "LAD")
+    assert "LAD000" in linted.stdout and "v9-missing" in linted.stdout, linted.stdout + linted.stderr
+    tested = _pytest_gate(modules)
+    assert tested.returncode == 4 and "v9-missing" in tested.stderr and "INTERNALERROR" not in tested.stdout
+
+
+def test_the_adoption_commit_decides_by_history_not_by_its_second(tmp_path):
+    """A rebase gives the last edit and the commit that adds [tool.ladder] one committer time: the edit is
+    before the adoption point (its ancestor), so the hotspot is known, not failing."""
+    repo = new_repo(tmp_path / "shop", '[project]\nname = "shop"\n')
+    _edits(repo, 3)
+    commit(repo, {"pyproject.toml": PYPROJECT}, f"{DAYS[2]}T10:00:00Z", "adopt ladder")  # the last edit's second
+    done = _check(repo)
+    assert done.returncode == 0 and "LAD900 [known] 'price'" in done.stdout, done.stdout
+
+
+def test_mode_new_decides_a_committed_version_by_its_commit_whoever_saw_it_first(tmp_path):
+    """On a laptop the check runs before the commit, so the log sees each version first: a version a commit of
+    main holds is still not the branch's, as in a fresh clone that has no log."""
+    repo = new_repo(tmp_path / "shop")
+    for n in range(3):
+        (repo / "src/shop/pricing.py").write_text(_price(4 + n))
+        ladder(["check"], repo, LADDER_NOW=f"{DAYS[n]}T09:30:00Z", **NOT_CI)
+        commit(repo, {}, f"{DAYS[n]}T10:00:00Z", f"edit {n}")
+    git(repo, "checkout", "-q", "-b", "feature")
+    laptop = _check(repo, "--mode", "new", "--base", "main")
+    fresh = _check(clone(repo, tmp_path / "clone"), "--mode", "new", "--base", "origin/main")
+    for done in (laptop, fresh):
+        assert done.returncode == 0 and "LAD900 [known] 'price'" in done.stdout, done.stdout
+        assert "fails on occurrences the branch holds (after the base" in done.stdout
+
+
+def test_doctor_takes_a_configured_log_only_count_as_a_choice_not_a_problem(tmp_path):
+    repo = new_repo(tmp_path / "shop", PYPROJECT + '\n[tool.ladder.recurrence]\ncount = "runs"\n')
+    done = ladder(["doctor"], repo)
+    assert done.returncode == 0 and "git history: not read (count = \"runs\" reads no git)" in done.stdout
+    assert "problem:" not in done.stdout

@@ -257,3 +257,12 @@ def test_the_occurrence_examples_in_metrics_md_hold(tmp_path):
         events = [make_event(unit_hash=f"v{n}", actual=float(value), when=at(int(day), n))
                   for n, (value, day) in enumerate(found)]
         assert _occurrences(events, s) == int(expected), versions
+
+
+def test_with_source_git_and_no_git_evidence_the_log_still_counts(tmp_path):
+    """A front end that reads no git (the edit hook judges within its budget) keeps the log's occurrences even
+    where the gate would read git alone: it leaves the log out only where git was read instead."""
+    settings = project_settings(tmp_path, '[tool.ladder.recurrence]\nsource = "git"\n')
+    history = agg([make_event(unit_hash="v1", when=at(0)), make_event(unit_hash="v2", when=at(1))])
+    result = decide("recurrence", [make_event(unit_hash="v3", when=at(2))], history, settings, at(2))
+    assert result.recurrences[0].occurrences == 3 and result.failed

@@ -147,7 +147,7 @@ def _check_git(diag: Diagnosis, settings: Any) -> None:
         diag.problem("this is a shallow clone: git's history is not read, and in CI the run stops",
                      "fetch the whole history (GitHub Actions: fetch-depth: 0; GitLab CI: GIT_DEPTH: 0; or git "
                      "fetch --unshallow)")
-    elif not diag.git.get("read") and settings.recurrence.source != "log":
+    elif not diag.git.get("read") and not diag.git.get("intended"):
         diag.problem(f"git's history is not read: {diag.git.get('why')}" + (f" ({said[0]})" if said else ""),
                      "install git and run inside the work tree, or set [tool.ladder.recurrence] source = \"log\"")
     elif diag.git.get("read") and not diag.git.get("committed"):

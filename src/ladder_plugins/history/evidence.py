@@ -72,12 +72,18 @@ class Adoption:
     git: Optional[datetime]
     log: Optional[datetime]
     said: str  # "since 2024-03-01 (the commit that added [tool.ladder])", for the verdict and reports
+    #: where the adoption point is a commit: it and the commits after it (not its ancestors), which decide
+    #: for a commit's occurrence by history, not by a clock (a rebase gives many commits one second)
+    after: Optional[frozenset[str]] = None
 
-    def triggers(self, when: str, from_git: bool) -> bool:
-        """Whether an occurrence at ``when`` (a stored timestamp) may fail the run."""
-        since = self.git if from_git else self.log
+    def triggers(self, when: str, commit: Optional[str]) -> bool:
+        """Whether an occurrence at ``when`` (a stored timestamp) may fail the run; ``commit``: the commit it
+        was first seen in, ``None`` for an occurrence the log recorded or the run makes."""
+        if commit is not None and self.after is not None:
+            return commit in self.after
+        since = self.git if commit is not None else self.log
         if since is None:
-            return not from_git
+            return commit is None
         return when >= format_timestamp(since)
 
 
@@ -93,6 +99,8 @@ class GitFacts:
     adoption: Adoption = EVERYTHING
     mechanical: Mapping[str, str] = field(default_factory=dict)  # commit -> reason
     branch: Optional[frozenset[str]] = None  # commits after the base (mode new), None without a base
+    #: the base's committer time (mode new): work only the log saw counts on the branch when it is later
+    base_time: Optional[str] = None
     note: str = ""
 
 
@@ -222,6 +230,8 @@ class GitEvidence:
         repo = self.repository()
         if self._found.error is not None:
             raise self._found.error
+        if repo is not None and self.uses_git:
+            self.adoption()  # a git_since git does not know is a usage error here, not halfway through a run
         if self.mode != "new" or not self.base_ref:
             return
         if repo is not None and repo.resolve(self.base_ref) is None:
@@ -489,11 +499,22 @@ class GitEvidence:
             return Adoption(_moment(0), None, "from all history")
         if given is not None:
             return self._given_since(given)
-        stamp = self._adopted()
-        if stamp is None:
+        adopted = self._adopted()
+        if adopted is None:
             return Adoption(None, None, "from this working tree on ([tool.ladder] is not committed yet)")
+        stamp, sha = adopted
         when = _moment(stamp)
-        return Adoption(when, when, f"since {format_timestamp(when)[:10]} (the commit that added [tool.ladder])")
+        return Adoption(when, when, f"since {format_timestamp(when)[:10]} (the commit that added [tool.ladder])",
+                        self._from_commit(sha))
+
+    def _from_commit(self, sha: str) -> Optional[frozenset[str]]:
+        """``sha`` and the commits after it; ``None`` (the clock decides) where git cannot say."""
+        repo = self.repository()
+        try:
+            return None if repo is None else repo.commits_after(sha) | {sha}
+        except GitUnavailable as exc:
+            self._warn(f"git: {exc}; commits are taken as after the adoption point by their time")
+            return None
 
     def _given_since(self, given: str) -> Adoption:
         """``git_since`` as a date or as a commit (its committer time); a commit git does not know is an error."""
@@ -508,10 +529,11 @@ class GitEvidence:
             raise ConfigError(f"[tool.ladder.recurrence] git_since: {given!r} is neither \"all\", an ISO-8601 "
                               f"date nor a commit of {repo.toplevel.name}; expected e.g. 2024-03-01 or v2.0")
         when = _moment(stamp)
-        return Adoption(when, when, f"since {given} ({format_timestamp(when)[:10]})")
+        assert sha is not None  # a time was found for it
+        return Adoption(when, when, f"since {given} ({format_timestamp(when)[:10]})", self._from_commit(sha))
 
-    def _adopted(self) -> Optional[int]:
-        """When ``[tool.ladder]`` was first committed to the configuration file, if it was."""
+    def _adopted(self) -> Optional[tuple[int, str]]:
+        """When and in which commit ``[tool.ladder]`` was first committed to the configuration file, if it was."""
         config = self.settings.config_file
         if config is None or not config.is_file() or self._start() is None:
             return None
@@ -531,7 +553,12 @@ class GitEvidence:
         """The adoption point, the mechanical commits among the versions read, the branch, and the note."""
         if not self.uses_git or self.repository() is None:
             return GitFacts(note=self.read_note())
-        return GitFacts(self.adoption(), dict(self._found.mechanical_commits), self._branch(), self.read_note())
+        branch = self._branch()
+        base = self._base_commit() if branch is not None else None
+        repo = self.repository()
+        stamp = repo.commit_time(base) if base is not None and repo is not None else None
+        base_time = format_timestamp(_moment(stamp)) if stamp is not None else None
+        return GitFacts(self.adoption(), dict(self._found.mechanical_commits), branch, base_time, self.read_note())
 
     def _branch(self) -> Optional[frozenset[str]]:
         """The commits of the branch after the base (mode new): a hotspot fails there only when one holds an
@@ -553,10 +580,13 @@ class GitEvidence:
         know."""
         repo = self.repository() if self.uses_git else None
         if repo is None:
-            why = self._found.not_read or ("recurrence.source is \"log\"" if self.settings.recurrence.source == "log"
-                                           else "count = \"runs\" reads no git" if self.uses_git is False
-                                           else "no repository")
-            return {"read": False, "why": why, "shallow": self._found.not_read == "shallow clone"}
+            rec = self.settings.recurrence
+            chosen = ("recurrence.source is \"log\"" if rec.source == "log"
+                      else "count = \"runs\" reads no git" if rec.count != "edits" else "")
+            # a choice of the configuration, or a repository with nothing to read yet: nothing to fix
+            intended = bool(chosen) or self._found.not_read == "the repository has no commits yet"
+            return {"read": False, "why": chosen or self._found.not_read or "no repository", "intended": intended,
+                    "shallow": self._found.not_read == "shallow clone"}
         rec = self.settings.recurrence
         return {"read": True, "adoption": self.adoption().said, "committed": self.adoption().git is not None,
                 "ignore_revs": len(self._mechanical().revs), "sweep_files": rec.sweep_files,
@@ -574,8 +604,10 @@ class GitEvidence:
             cap = self.settings.recurrence.git_max_commits
             cut = f"; {len(self._found.cut)} file(s) cut at git_max_commits = {cap}"
         versions = self._found.versions
-        return f"{versions} past version{'s' if versions != 1 else ''} from git{cut}; fails on occurrences " \
-               f"{self.adoption().said}"
+        trigger = self.adoption().said
+        if self._branch() is not None:
+            trigger = f"the branch holds (after the base {(self._base_commit() or '')[:12]})"
+        return f"{versions} past version{'s' if versions != 1 else ''} from git{cut}; fails on occurrences {trigger}"
 
     def _event(self, row: Row, rel: str, commit: str, moment: int) -> Event:
         """A red event of a past version, dated by its commit (never later than this run): commits of one second
@@ -720,16 +752,16 @@ class LogCache:
         if self.cache is not None:
             self.cache.discard(self._key(kind), "unexpected content")
 
-    def adopted(self, rel: str) -> Optional[int]:
-        """When ``[tool.ladder]`` was first committed to ``rel`` (the pyproject.toml)."""
-        entry = self._read(b"git-adopted-1", lambda d: d.get("rel") == rel and (
-            d.get("at") is None or isinstance(d.get("at"), int)))
+    def adopted(self, rel: str) -> Optional[tuple[int, str]]:
+        """When and in which commit ``[tool.ladder]`` was first committed to ``rel`` (the pyproject.toml)."""
+        entry = self._read(b"git-adopted-2", lambda d: d.get("rel") == rel and (d.get("at") is None or (
+            isinstance(d.get("at"), list) and len(d["at"]) == 2 and isinstance(d["at"][0], int)
+            and isinstance(d["at"][1], str))))
         if entry is not None:
-            cached: Optional[int] = entry["at"]
-            return cached
+            return None if entry["at"] is None else (entry["at"][0], entry["at"][1])
         at = self.repo.introduced("[tool.ladder", rel)
         if self.cache is not None:
-            self.cache.put(self._key(b"git-adopted-1"), {"rel": rel, "at": at})
+            self.cache.put(self._key(b"git-adopted-2"), {"rel": rel, "at": None if at is None else list(at)})
         return at
 
     def commits(self, start: int) -> Commits:

@@ -296,7 +296,7 @@ class Gate:
     def _counted(self, history: Aggregate, red: Mapping[str, list[Event]],
                  prior: Mapping[str, list[Event]], facts: Optional[GitFacts]) -> list[Recurrence]:
         """Each red fingerprint's recurrence: the history (unless git alone is asked for), git's, the run's."""
-        if self.settings.recurrence.source == "git":
+        if self.settings.recurrence.source == "git" and facts is not None:  # git read: the log is left out
             history = Aggregate(self.settings.recurrence.count == "runs")
         return [self._with_run(history, fp, prior.get(fp, ()), events, facts) for fp, events in red.items()]
 
@@ -333,11 +333,15 @@ class Gate:
 
 def _triggers(when: str, commit: Optional[tuple[str, str]], facts: GitFacts, mode: str) -> bool:
     """Whether an occurrence at ``when`` may fail the run: ``commit`` is (time, id) of the version's earliest
-    commit, ``None`` for a version only the log or the run saw. In mode new with a base, the branch decides."""
-    from_git = commit is not None and commit[0] == when
+    commit, ``None`` for a version only the log or the run saw. In mode new with a base, the branch decides: a
+    version a commit holds by that commit (whoever saw it first: a laptop checks before it commits), one only
+    the log or the run saw by being later than the base."""
     if mode == "new" and facts.branch is not None:
-        return commit is None or commit[0] != when or commit[1] in facts.branch
-    return facts.adoption.triggers(when, from_git)
+        if commit is not None:
+            return commit[1] in facts.branch
+        return facts.base_time is None or when > facts.base_time
+    first_seen_in = commit[1] if commit is not None and commit[0] == when else None
+    return facts.adoption.triggers(when, first_seen_in)
 
 
 def _note(facts: Optional[GitFacts], history: Aggregate, settings: Settings) -> str:

@@ -305,14 +305,15 @@ class Repository:
             raise GitUnavailable(f"git rev-list gave lines that are not commit ids: {out[:1]!r}")
         return frozenset(out)
 
-    def introduced(self, text: str, rel: str) -> Optional[int]:
-        """Committer time of the oldest commit that added ``text`` to the file ``rel``; ``None`` if none did."""
-        out = self.git(["log", "--format=%ct", "--reverse", "--no-show-signature", f"-S{text}", "HEAD", "--",
+    def introduced(self, text: str, rel: str) -> Optional[tuple[int, str]]:
+        """Committer time and id of the oldest commit that added ``text`` to the file ``rel``; ``None`` if none
+        did."""
+        out = self.git(["log", "--format=%ct %H", "--reverse", "--no-show-signature", f"-S{text}", "HEAD", "--",
                         f":(literal){rel}"])
-        lines = out.decode("ascii", "replace").split()
-        if not all(line.isdigit() and len(line) <= 20 for line in lines):
-            raise GitUnavailable(f"git log gave commit times that do not parse: {out[:60]!r}")
-        return clamp_time(int(lines[0])) if lines else None
+        lines = [line.split(" ") for line in out.decode("ascii", "replace").splitlines() if line]
+        if not all(len(f) == 2 and f[0].isdigit() and len(f[0]) <= 20 and _is_sha(f[1]) for f in lines):
+            raise GitUnavailable(f"git log gave commits that do not parse: {out[:60]!r}")
+        return (clamp_time(int(lines[0][0])), lines[0][1]) if lines else None
 
 
 def _lines(ids: Sequence[str]) -> bytes:
