@@ -53,8 +53,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator, Optional
 
-SWEEP_FILES = 20
-MIN_COUNT, MIN_DAYS = 3, 2
+from ladder_plugins.config import RecurrenceSettings  # noqa: E402  (the defaults the check is held to)
+
+SWEEP_FILES = RecurrenceSettings.sweep_files
+MIN_COUNT, MIN_DAYS = RecurrenceSettings.hotspot_min_count, RecurrenceSettings.hotspot_min_days
 BOT_NAMES = ("dependabot", "renovate", "pre-commit-ci", "github-actions", "snyk-bot", "pyup-bot",
              "allcontributors", "imgbot", "greenkeeper")  # an author whose name starts so, or any [bot]
 # rule key -> the metric ``ladder metrics`` reports for it (maxima only: minima are not unit history)
