@@ -170,6 +170,9 @@ def test_retention_does_not_bound_what_git_holds(checkout, tmp_path):
     (fresh / "pyproject.toml").write_text(PYPROJECT + "\n[tool.ladder.history]\nretention_days = 30000\n")
     far = ladder(["check", "--no-record"], fresh, LADDER_NOW="2027-03-01T12:00:00Z")  # once made git list nothing
     assert _hotspots(far.stdout) == _hotspots(done.stdout)
+    (fresh / "pyproject.toml").write_text(PYPROJECT)  # and that answer, cached, then outlived the setting
+    again = ladder(["check", "--no-record"], fresh, LADDER_NOW="2027-03-01T12:00:00Z")
+    assert _hotspots(again.stdout) == _hotspots(done.stdout)
 
 
 def test_a_shallow_clone_is_said_once_with_the_fix(checkout, tmp_path):
