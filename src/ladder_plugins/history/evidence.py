@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
 from ..analysis.identity import HASH_VERSION, body_hash, body_tokens
 from ..analysis.source import FunctionNode
@@ -135,6 +135,7 @@ class _Found:
     not_read: str = ""  # why git was not read ("shallow clone"), said in the verdict and by doctor
     error: Optional[ConfigError] = None  # what check() raises: a shallow clone in CI
     mechanical_commits: dict[str, str] = field(default_factory=dict)  # of the versions read: commit -> reason
+    base_time: Union[str, None, Literal[False]] = False  # the base's committer time (mode new), once asked
     lineage: dict[tuple[str, str], tuple["_Hop", ...]] = field(default_factory=dict)  # (path, unit) -> its moves
 
 
@@ -554,10 +555,11 @@ class GitEvidence:
         if not self.uses_git or self.repository() is None:
             return GitFacts(note=self.read_note())
         branch = self._branch()
-        base = self._base_commit() if branch is not None else None
-        repo = self.repository()
-        stamp = repo.commit_time(base) if base is not None and repo is not None else None
-        base_time = format_timestamp(_moment(stamp)) if stamp is not None else None
+        if branch is not None and self._found.base_time is False:  # asked once: flake8 asks per file
+            base, repo = self._base_commit(), self.repository()
+            stamp = repo.commit_time(base) if base is not None and repo is not None else None
+            self._found.base_time = format_timestamp(_moment(stamp)) if stamp is not None else None
+        base_time = self._found.base_time if branch is not None and self._found.base_time is not False else None
         return GitFacts(self.adoption(), dict(self._found.mechanical_commits), branch, base_time, self.read_note())
 
     def _branch(self) -> Optional[frozenset[str]]:
