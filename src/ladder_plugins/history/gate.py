@@ -57,9 +57,14 @@ class GateFailure:
     base_actual: Optional[float] = None  # the value at the base ("worse")
 
     @property
+    def is_hotspot(self) -> bool:
+        """A LAD900 entry: a recurring hotspot that fails the run, or one known from history."""
+        return self.reason in ("hotspot", "known")
+
+    @property
     def code(self) -> str:
         """LAD900 for a recurring hotspot, LAD901 for a new or worse one; the rule's own code in strict mode."""
-        if self.reason in ("hotspot", "known"):
+        if self.is_hotspot:
             return GATE.code
         if self.reason in ("new", "worse"):
             return NEW_CODE.code
@@ -69,7 +74,7 @@ class GateFailure:
     @property
     def rule_key(self) -> str:
         """The key of what failed: the gate's own rule, or the violated rule in strict mode."""
-        if self.reason in ("hotspot", "known"):
+        if self.is_hotspot:
             return GATE.key
         return NEW_CODE.key if self.reason in ("new", "worse") else self.event.rule_key
 
@@ -217,7 +222,7 @@ def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:
     groups: dict[tuple[str, Optional[str]], list[GateFailure]] = {}
     for failure in failures:
         groups.setdefault((failure.event.path, failure.event.unit_name), []).append(failure)
-    return [sorted(group, key=lambda f: f.code if f.reason not in ("hotspot", "known") else _code_of(f.event.rule_key))
+    return [sorted(group, key=lambda f: _code_of(f.event.rule_key) if f.is_hotspot else f.code)
             for group in groups.values()]
 
 

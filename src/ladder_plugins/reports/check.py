@@ -70,10 +70,9 @@ def _section(title: str, rows: list[list[Any]], head: list[str]) -> list[str]:
 def _gate_rows(failures: Any) -> list[list[Any]]:
     """One row per unit the gate fails on as a recurring hotspot (every rule it breaks), then one per other
     failure."""
-    hot = by_unit([f for f in failures if f.reason in ("hotspot", "known")])
+    hot = by_unit([f for f in failures if f.is_hotspot])
     rows = [[g[0].event.path, g[0].event.line, g[0].code, hotspot_message(g)] for g in hot]
-    return rows + [[f.event.path, f.event.line, f.code, f.message] for f in failures
-                   if f.reason not in ("hotspot", "known")]
+    return rows + [[f.event.path, f.event.line, f.code, f.message] for f in failures if not f.is_hotspot]
 
 
 def check_markdown(result: AnalysisResult, outcome: Any, settings: Any, run: Any) -> str:

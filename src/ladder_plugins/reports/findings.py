@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 
 from ..analysis.report import AnalysisResult, Violation
 from ..analysis.thresholds import RED, YELLOW
-from ..catalogue import GATE, NEW_CODE, plural
+from ..catalogue import plural
 from ..history.gate import advice, by_unit, hotspot_message
 from .metrics import skipped_lines
 from .sanitize import clean
@@ -86,9 +86,8 @@ def _finding_lines(found: Sequence[Violation], options: TextOptions) -> list[str
 
 
 def _entry(failure: Any, tag: str, message: str, style: Style) -> str:
-    code = GATE.code if failure.reason in ("hotspot", "known") else NEW_CODE.code
     colour = "yellow" if tag == "known" else "red"
-    return (f"{clean(failure.event.path)}:{failure.event.line}:1: {style.paint(code, 'bold-' + colour)} "
+    return (f"{clean(failure.event.path)}:{failure.event.line}:1: {style.paint(failure.code, 'bold-' + colour)} "
             f"{style.paint(f'[{tag}]', colour)} {clean(message)}")
 
 
