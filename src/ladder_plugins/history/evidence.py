@@ -159,15 +159,6 @@ class GitEvidence:
         self.now = now or now_utc()
         self._found = _Found()
 
-    @classmethod
-    def for_run(cls, settings: Settings, *, use_cache: bool = True, warn: Optional[Callable[[str], None]] = None,
-                now: Optional[datetime] = None) -> "GitEvidence":
-        """Evidence that keeps blob results in the shared analysis cache (unless it is off)."""
-        from ..analysis.analyzer import Analyzer
-
-        run_analyzer = Analyzer.for_run(settings, use_cache=use_cache, warn=warn)
-        return cls(settings, cache=run_analyzer.cache, pm=run_analyzer.pm, warn=warn, now=now)
-
     # -- the repository ------------------------------------------------------------------
 
     def warn_to(self, warn: Callable[[str], None]) -> None:

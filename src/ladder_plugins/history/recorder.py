@@ -23,7 +23,7 @@ from .store import HistoryStore
 if TYPE_CHECKING:
     from .evidence import Baseline, GitFacts
 
-__all__ = ["Recorder", "RunOutcome", "record_run", "record_events", "gate_events"]
+__all__ = ["Recorder", "RunOutcome", "record_events", "gate_events"]
 
 
 @dataclass(frozen=True)
@@ -106,18 +106,6 @@ def record_events(
 ) -> RunOutcome:
     """:meth:`Recorder.events` without git."""
     return Recorder(settings, run, warn).events(run_events, record=record)
-
-
-def record_run(
-    violations: Iterable[object],
-    settings: Settings,
-    run: RunContext,
-    *,
-    record: bool = True,
-    warn: Optional[Callable[[str], None]] = None,
-) -> RunOutcome:
-    """:meth:`Recorder.violations` without git."""
-    return Recorder(settings, run, warn).violations(violations, record=record)
 
 
 class _Prefetched:
