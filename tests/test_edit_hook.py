@@ -483,3 +483,13 @@ def test_a_session_counter_that_cannot_be_written_still_says_the_finding(project
     edit(project, "0.95", "0.94")
     said = context(hook(claude_edit(project)))
     assert "'price'" in said and "recurring hotspot" in said
+
+
+def test_an_edit_of_a_file_the_history_does_not_know_writes_nothing(tmp_path):
+    """Most edits are of such files: no analysis, no cache, not even a .ladder directory."""
+    (tmp_path / "pyproject.toml").write_text('[tool.ladder]\npaths = ["src"]\n')
+    (tmp_path / "src").mkdir()
+    edited = tmp_path / "src" / "new.py"
+    edited.write_text("def f(a):\n" + "".join(f"    if a > {i}:\n        a -= 1\n" for i in range(12)) + "    return a\n")
+    found = edit_hook.findings_of(load_settings(tmp_path), [(edited, "src/new.py")], "session-1", {})
+    assert found == [] and not (tmp_path / ".ladder").exists()

@@ -506,12 +506,27 @@ def _finding(item: _Judged, settings: Any, session: Optional[SessionCounter], at
                    v.rule.bound(v.actual, v.limit), hotspot, said, *counted)
 
 
-def _red_of_known(pipeline: Any, files: Sequence[tuple[Path, str]]) -> list[Any]:
-    """The red violations of those ``files`` the history knows anything of; a file it knows nothing of can hold
-    no finding, so it is not even analysed (most edits are of such files)."""
-    paths = {stats.path for stats in pipeline.history.fingerprints.values()}
+def _judged_edit(settings: Any, files: Sequence[tuple[Path, str]],
+                 environ: Mapping[str, str]) -> tuple[list[_Judged], str]:
+    """The edit's red violations the history knows, judged; a file the history knows nothing of holds no
+    finding, so it is not even analysed and nothing is written (most edits are of such files)."""
+    from ..errors import WarnOnce
+    from ..history.pipeline import RunOptions, RunPipeline
+    from ..history.run import RunContext
+    from ..history.store import HistoryStore
+
+    warn = WarnOnce()  # collects only: a hook says nothing on stderr
+    history = HistoryStore(settings, warn=warn).peek()
+    paths = {stats.path for stats in history.fingerprints.values()}
     known = [(path, rel) for path, rel in files if rel in paths]
-    return _analysed(pipeline, known) if known else []
+    if not known:
+        return [], ""
+    # records nothing and asks no git: an edit is judged within the host's budget from the log alone
+    run = RunContext.create("hook", settings.mode, settings.repo_id, environ)
+    options = RunOptions(record=False, run=run, history=history, git=False)
+    pipeline = RunPipeline.prepare(settings, "hook", warn, options)
+    red = _analysed(pipeline, known)
+    return _judged(pipeline, red) if red else ([], "")
 
 
 def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: str,
@@ -519,15 +534,9 @@ def findings_of(settings: Any, files: Sequence[tuple[Path, str]], session_id: st
     """What the edit of ``files`` left over a limit it was over before, in file and line order; the session's
     counter is saved when anything was counted, as best it can be: a counter that cannot be written (a
     read-only checkout, a full disk, ``hooks`` a file) costs the next edit its count, never this finding."""
-    from ..errors import LadderError, WarnOnce
-    from ..history.pipeline import RunOptions, RunPipeline
-    from ..history.run import RunContext
+    from ..errors import LadderError
 
-    # records nothing and asks no git: an edit is judged within the host's budget from the log alone
-    run = RunContext.create("hook", settings.mode, settings.repo_id, environ)
-    pipeline = RunPipeline.prepare(settings, "hook", WarnOnce(), RunOptions(record=False, run=run, git=False))
-    red = _red_of_known(pipeline, files)
-    judged, at = _judged(pipeline, red) if red else ([], "")
+    judged, at = _judged_edit(settings, files, environ)
     session = SessionCounter.open(settings, session_id) if judged else None
     found = [f for f in (_finding(item, settings, session, at) for item in judged) if f is not None]
     if session is not None and found:

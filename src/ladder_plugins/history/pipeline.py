@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Container, Optional, Sequence
 
 from ..config import Settings
+from .aggregate import Aggregate
 from .events import Event
 from .gate import Gate, GateResult
 from .preflight import WriteAccess, check_write_access
@@ -41,9 +42,11 @@ class RunOptions:
 
     ``access``: what a worker process was told it may write (its controller checked and said it); otherwise
     it is checked from ``record`` and ``use_cache`` and each problem said. ``run``: the identity a worker
-    shares with its controller. ``only_known``: a run that records nothing, caches nothing and reads no git
-    hashes only the red units the history knows. ``jobs``: processes for git's cold walk. ``git``: false
-    where git is not this run's business (the numbers alone). ``ask_git_now``: read the repository and its
+    shares with its controller. ``history``: the history before the run, where the caller already read it
+    (the edit hook reads it first, to do nothing at all for a file it does not know). ``only_known``: a run
+    that records nothing, caches nothing and reads no git hashes only the red units the history knows.
+    ``jobs``: processes for git's cold walk. ``git``: false where git is not this run's business (the numbers
+    alone). ``ask_git_now``: read the repository and its
     commits before any file, for a process that forks workers (they inherit the answers, and a failure is
     said once).
     """
@@ -52,6 +55,7 @@ class RunOptions:
     use_cache: bool = True
     access: Optional[WriteAccess] = None
     run: Optional[RunContext] = None
+    history: Optional[Aggregate] = None
     hashes: bool = True
     only_known: bool = False
     jobs: Optional[int] = None
@@ -88,7 +92,7 @@ class RunPipeline:
             access = check_write_access(settings, record=options.record, cache=options.use_cache)
             for message in access.warnings:
                 warn(message)
-        pipeline = cls(settings, run, access, warn)
+        pipeline = cls(settings, run, access, warn, _history=options.history)
         versions = pipeline._known() if options.only_known and not (access.record or access.cache) else None
         pipeline.analyzer = Analyzer.for_run(settings, hashes=options.hashes, use_cache=access.cache, warn=warn,
                                              versions=versions)
