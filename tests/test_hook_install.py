@@ -51,7 +51,6 @@ command = "audit.sh"
 [projects."/work/app"]
 trust_level = "trusted"
 """
-BACKUP = re.compile(r"\.bak-\d{8}T\d{6}Z(-\d+)?$")
 
 
 def write(path: Path, text: str) -> Path:
@@ -80,8 +79,10 @@ def ours(data: dict, event: str) -> list:
     return [hook for group in data["hooks"][event] for hook in group["hooks"] if is_our_command(hook["command"])]
 
 
-def backups(directory: Path) -> list:
-    return sorted(p.name for p in directory.iterdir() if BACKUP.search(p.name))
+def beside(path: Path) -> list:
+    """The other files in ``path``'s directory: none is what install and uninstall may leave (a backup, a
+    temporary file of an atomic write)."""
+    return sorted(p.name for p in path.parent.iterdir() if p != path)
 
 
 # ---------------------------------------------------------------------------
@@ -120,13 +121,13 @@ def test_installing_twice_changes_nothing(root, home):
     install("claude", "project", home, root)
     after_first = path.read_bytes()
     assert install("claude", "project", home, root) == Outcome()
-    assert path.read_bytes() == after_first and backups(path.parent) == []
+    assert path.read_bytes() == after_first and beside(path) == []
 
 
 def test_install_says_what_it_wrote_and_leaves_no_backup_beside_it(root, home):
     path = json_file(root / ".claude" / "settings.json", CLAUDE)
     outcome = install("claude", "project", home, root)
-    assert outcome.written == (path,) and outcome.removed == () and backups(path.parent) == []
+    assert outcome.written == (path,) and outcome.removed == () and beside(path) == []
     assert re.search(rf'^\+ +"command": {re.escape(json.dumps(hook_command("post-edit")))},$', outcome.diff, re.M)
 
 
@@ -136,7 +137,7 @@ def test_a_dry_run_shows_the_diff_and_writes_nothing(root, home):
     outcome = install("claude", "project", home, root, dry_run=True)
     assert outcome.written == (path,) and outcome.diff.startswith(f"--- {path}\n+++ {path}\n")
     assert re.search(rf'^\+ +"command": {re.escape(json.dumps(hook_command("prompt")))},$', outcome.diff, re.M)
-    assert path.read_bytes() == original and backups(path.parent) == []
+    assert path.read_bytes() == original and beside(path) == []
 
 
 def test_a_dry_run_of_a_new_file_creates_nothing(root, home):
@@ -203,7 +204,7 @@ def test_a_file_that_is_not_settings_json_is_refused_and_left_alone(root, home, 
     with pytest.raises(LadderError, match=re.escape(said)) as raised:
         install("claude", "project", home, root)
     assert str(path) in str(raised.value) and "nothing changed" in str(raised.value)
-    assert path.read_text() == text and backups(path.parent) == []
+    assert path.read_text() == text and beside(path) == []
 
 
 def test_keys_of_hooks_that_are_no_event_lists_are_kept(root, home):

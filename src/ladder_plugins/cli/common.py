@@ -102,7 +102,7 @@ def emit(text: str, output: Optional[str]) -> None:
     replaced whole once the text is complete: a run that fails leaves the old file as it was. A path
     that is not a regular file (``/dev/stdout``, a pipe) is written in place; a link, through to its file.
     """
-    from ..worklog.kbscan import printable
+    from ..reports.sanitize import printable
 
     text = printable(text)
     if not output:

@@ -13,7 +13,6 @@ updated.
 from __future__ import annotations
 
 import json
-import re
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -200,10 +199,9 @@ def _layout(data: dict[str, Any]) -> str:
              else f"{dump(key)}:{dump(value)}" for key, value in data.items()]
     # a lone surrogate (read from a "\\ud800" escape another tool wrote) has no UTF-8 form: written back as the
     # escape it came from, so the file stays UTF-8 and reads back the same
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", "{" + ",\n".join(parts) + "}\n")
+    from ..reports.sanitize import SURROGATE
 
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+    return SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", "{" + ",\n".join(parts) + "}\n")
 
 
 def _shape_problem(data: Any) -> Optional[str]:

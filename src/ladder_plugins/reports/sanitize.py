@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-__all__ = ["clean", "agent_data", "md_escape", "toml_string"]
+__all__ = ["clean", "agent_data", "md_escape", "toml_string", "printable", "SURROGATE"]
 
 #: C0 (tab kept), DEL, C1 (U+0085 NEL and U+009B, the 8-bit CSI, among them), and the Unicode line and
 #: paragraph separators, which terminals, editors and models take as line breaks
@@ -23,7 +23,8 @@ _ANSI = re.compile(r"(\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(\x1b\]|\x9d)[^\x07\x1b\x9c]
 #: a backslash in front is the escape itself, so escaping twice changes nothing
 _ROLE = re.compile(r"[^\w\\]*(system|user|assistant|human|developer|model|tool|ai)[^\w:]{0,3}:", re.IGNORECASE)
 _AGENT_ESCAPES = {ord("<"): "\u2039", ord(">"): "\u203a"}
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: a lone surrogate: a name that was not UTF-8 (from the file system), or a "\\ud800" escape read from JSON
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def clean(text: Optional[str]) -> str:
@@ -45,7 +46,7 @@ def agent_data(text: Optional[str]) -> str:
     if text is None:
         return ""
     line = " ".join(clean(" ".join(text.split())).split()).translate(_AGENT_ESCAPES)
-    line = _SURROGATE.sub("\ufffd", line)  # a name that was not UTF-8: no host's JSON parser chokes on it
+    line = SURROGATE.sub("\ufffd", line)  # a name that was not UTF-8: no host's JSON parser chokes on it
     return "\\" + line if _ROLE.match(line) else line
 
 
@@ -79,3 +80,17 @@ def toml_string(text: str) -> str:
         else:
             out.append(char)
     return '"' + "".join(out) + '"'
+
+
+def printable(text: str) -> str:
+    """``text`` as valid UTF-8: a name that is not UTF-8 (lone surrogates, from the file system) with its
+    bytes written ``\\xff``, so no message or output fails on it."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no file system name gives
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")

@@ -22,7 +22,8 @@ from ..errors import LadderError
 from ..ladderdir.atomic import write_atomic
 from ..ladderdir.paths import inside
 from .kbindex import difference, render
-from .kbscan import INDEX, Scan, kind_of, printable, scan_kb, why
+from ..reports.sanitize import printable
+from .kbscan import INDEX, Scan, kind_of, scan_kb, why
 from .model import Problem, ordered, problem
 from .notes import Note, Unreadable, read_text, shown_value
 from .notes import REGISTERS

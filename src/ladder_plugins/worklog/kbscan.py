@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from ..ladderdir.paths import inside
+from ..reports.sanitize import printable
 from .model import Problem, problem
 from .notes import FOLDERS, STATUS_OF_FOLDER, Note, read_note
 
-__all__ = ["INDEX", "Kind", "Scan", "kind_of", "why", "printable", "is_utf8", "scan_kb"]
+__all__ = ["INDEX", "Kind", "Scan", "kind_of", "why", "is_utf8", "scan_kb"]
 
 INDEX = "_index.md"
 _MAX_DEPTH = 32
@@ -61,20 +62,6 @@ def kind_of(path: Path) -> Kind:
     except OSError as exc:
         return Kind("error", link, why(exc))
     return Kind("dir" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other", link)
-
-
-def printable(text: str) -> str:
-    """``text`` as valid UTF-8: a name that is not UTF-8 (lone surrogates, from the file system) with its
-    bytes written ``\\xff``, so no message or output fails on it."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        pass
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:  # a surrogate no file system name gives
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def is_utf8(name: str) -> bool:
