@@ -137,3 +137,19 @@ def test_when_git_cannot_answer_nothing_is_marked_and_it_is_a_warning(tmp_path):
     report = Analyzer.for_run(load_settings(tmp_path), use_cache=False, warn=said.append).paths(["a.py"], cwd=tmp_path).files[0]
     assert report.role == "app" and not report.skipped
     assert len(said) == 1 and "linguist-generated" in said[0]
+
+
+def test_with_jobs_git_is_asked_once_by_the_parent_and_a_failure_is_still_said(tmp_path):
+    """Worker processes get the parent's answer: they neither ask git again nor fail silently."""
+    from ladder_plugins.analysis.analyzer import Analyzer
+
+    (tmp_path / ".git").write_text("gitdir: nowhere\n")
+    (tmp_path / ".gitattributes").write_text("*.py linguist-generated\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    for n in range(8):
+        (tmp_path / f"m{n}.py").write_text(f"x = {n}\n")
+    said: list[str] = []
+    analyzer = Analyzer.for_run(load_settings(tmp_path), use_cache=False, warn=said.append)
+    result = analyzer.paths(["."], cwd=tmp_path, jobs=2)
+    assert len(result.files) == 8 and {r.role for r in result.files} == {"app"}
+    assert len(said) == 1 and "linguist-generated" in said[0]

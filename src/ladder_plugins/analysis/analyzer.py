@@ -207,7 +207,7 @@ class Analyzer:
         if use_cache and not cache_disabled_by_env():
             cache = AnalysisCache(settings, _plugin_signature(pm), warn=warn)
         analyzer = cls(settings, pm, hashes=hashes, cache=cache, versions=versions)
-        analyzer.attributes = GitAttributes(settings.root, warn)  # a run says why git could not answer
+        analyzer.attributes.warn_to(warn)  # a run says why git could not answer
         return analyzer
 
     def source(self, source: Union[str, bytes], path: str, host: Optional[HostInput] = None) -> FileReport:

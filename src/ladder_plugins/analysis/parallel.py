@@ -22,11 +22,14 @@ def default_jobs() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
-def _start(analyzer_class: Any, root: str, hashes: bool, versions: Any, use_cache: bool) -> None:
+def _start(analyzer_class: Any, root: str, options: dict[str, Any], marks: Any) -> None:
     from ..config import load_settings
+    from .roles import GitAttributes
 
     settings = load_settings(Path(root))
-    _WORKER["analyzer"] = analyzer_class.for_run(settings, hashes=hashes, use_cache=use_cache, versions=versions)
+    analyzer = analyzer_class.for_run(settings, **options)
+    analyzer.attributes = GitAttributes(settings.root, marks=marks)  # the parent asked git (and said why not)
+    _WORKER["analyzer"] = analyzer
 
 
 def _analyse(file: Any) -> dict[str, Any]:
@@ -41,7 +44,9 @@ def analyze_in_processes(analyzer: Any, files: Sequence[Any], jobs: int,
 
     from .serialize import report_from_json
 
-    args = (type(analyzer), str(analyzer.settings.root), analyzer.hashes, analyzer.versions, analyzer.cache is not None)
+    marks = analyzer.attributes.marks_for(f.rel for f in files)
+    options = {"hashes": analyzer.hashes, "versions": analyzer.versions, "use_cache": analyzer.cache is not None}
+    args = (type(analyzer), str(analyzer.settings.root), options, marks)
     chunk = max(1, min(16, len(files) // (jobs * 4)))
     reports = []
     with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=args) as pool:

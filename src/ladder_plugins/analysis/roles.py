@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Optional
+from typing import Callable, Iterable, Mapping, Optional
 
 from ..catalogue import ROLES
 from ..config import Settings
@@ -125,12 +125,26 @@ class GitAttributes:
     nothing is marked and ``warn`` says why, once.
     """
 
-    def __init__(self, root: Path, warn: Optional[Callable[[str], None]] = None) -> None:
+    def __init__(self, root: Path, warn: Optional[Callable[[str], None]] = None,
+                 marks: Optional[dict[str, Optional[bool]]] = None) -> None:
+        """``marks``: the answer another process of the run already had of git (a ``--jobs`` worker's)."""
         self.root = Path(os.path.abspath(root))
         self._warn = warn
         self._top = next((d for d in (self.root, *self.root.parents) if (d / ".git").exists()), None)
         self._mentions: dict[Path, bool] = {}  # attributes file -> whether it names linguist-generated
-        self._marks: Optional[dict[str, Optional[bool]]] = None  # rel path -> attribute, once asked
+        self._marks: Optional[dict[str, Optional[bool]]] = marks  # rel path -> attribute, once asked
+
+    def warn_to(self, warn: Optional[Callable[[str], None]]) -> None:
+        """Say why git could not answer through ``warn`` (the run's sink)."""
+        self._warn = warn
+
+    def marks_for(self, rels: Iterable[str]) -> Optional[dict[str, Optional[bool]]]:
+        """Git's answer for the run, asked here (once, said here when git cannot answer) if any of ``rels`` may
+        need it: what a process hands its ``--jobs`` workers, so they neither ask again nor fail silently."""
+        if self._marks is None and self._top is not None and any(
+                not rel.startswith("../") and self._may_apply(rel) for rel in rels):
+            self._marks = self._ask()
+        return self._marks
 
     def mark(self, rel: str) -> Optional[bool]:
         """``True`` (set or ``true``), ``False`` (unset or ``false``) or ``None`` (unspecified) for ``rel``,
