@@ -61,6 +61,9 @@ class RunOptions:
     jobs: Optional[int] = None
     git: bool = True
     ask_git_now: bool = False
+    #: a shallow clone in CI or a ``--base`` that names no commit stops the run (a usage error); false for
+    #: what only reads (the read side says instead that git was not read)
+    usage_errors: bool = True
 
 
 @dataclass
@@ -97,7 +100,7 @@ class RunPipeline:
         pipeline.analyzer = Analyzer.for_run(settings, hashes=options.hashes, use_cache=access.cache, warn=warn,
                                              versions=versions)
         if options.git:
-            pipeline.evidence = pipeline._git(options.jobs, options.ask_git_now)
+            pipeline.evidence = pipeline._git(options.jobs, options.ask_git_now, options.usage_errors)
         return pipeline
 
     def _known(self) -> Optional[Container[str]]:
@@ -107,7 +110,7 @@ class RunPipeline:
 
         return None if git_wanted(self.settings) else frozenset(self.history.fingerprints)
 
-    def _git(self, jobs: Optional[int], now: bool) -> Any:
+    def _git(self, jobs: Optional[int], now: bool, usage_errors: bool) -> Any:
         """What git knows for this run, asked up front; ``None`` (git's modules not even imported) outside git.
         :class:`~ladder_plugins.errors.ConfigError` for what makes the run a usage error."""
         from .workspace import git_wanted
@@ -122,7 +125,8 @@ class RunPipeline:
             evidence.blobs.jobs = jobs
         if now:
             evidence.prepare()
-        evidence.check()
+        if usage_errors:
+            evidence.check()
         return evidence
 
     # -- the history before the run -------------------------------------------------------

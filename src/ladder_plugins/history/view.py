@@ -35,6 +35,7 @@ from .recurrence import Pattern, Recurrence, ahead_of_clock, area_of, patterns_o
 from .run import format_timestamp
 
 if TYPE_CHECKING:
+    from ..analysis.report import AnalysisResult
     from .evidence import Baseline, GitFacts
 
 _Keyed = TypeVar("_Keyed", bound=Union[Recurrence, Pattern])
@@ -290,11 +291,11 @@ def _gate_view(settings: Settings, history: Aggregate, now: datetime, warn: Call
     gate reads git alone). Dates and the trend cover git's versions, however old."""
     if settings.recurrence.source == "git":  # the gate does not read the log then: neither does the view
         history = Aggregate(settings.recurrence.count == "runs")
-    decided, versions = _decided(settings, history, now, warn)
+    decided, versions, result = _decided(settings, history, now, warn)
     gated = {r.fingerprint: r for r in decided.recurrences}
     recs = sorted([*gated.values(), *(r for r in recurrences(history, settings, now) if r.fingerprint not in gated)],
                   key=lambda r: (not r.triggered, -r.occurrences, -r.distinct_days, r.fingerprint))  # failing first
-    current = _checked(settings, [r for r in recs if r.is_hotspot(settings)], warn) if check else None
+    current = _current(settings, [r for r in recs if r.is_hotspot(settings)], result, warn) if check else None
     oldest, newest = _span(history, versions)
     return dataclasses.replace(
         build_view(history, settings, now, current, recs), oldest=oldest, newest=newest,
@@ -308,29 +309,38 @@ def _span(history: Aggregate, versions: Sequence[Event]) -> tuple[Optional[str],
 
 
 def _decided(settings: Settings, history: Aggregate, now: datetime,
-             warn: Callable[[str], None]) -> tuple[GateResult, list[Event]]:
+             warn: Callable[[str], None]) -> tuple[GateResult, list[Event], AnalysisResult]:
     """The gate's decision on the red violations of the code under the configured paths, with git's evidence,
-    recording nothing; and the past versions git gave it."""
-    from ..analysis.analyzer import Analyzer
+    recording nothing, through the pipeline every run goes through; the past versions git gave it; and the
+    analysis (the hotspots' current state is read from it, not analysed again)."""
     from ..analysis.discovery import default_paths
     from ..analysis.parallel import default_jobs
     from ..analysis.thresholds import RED
     from .events import events_from_violations
-    from .evidence import GitEvidence
-    from .preflight import check_write_access
+    from .pipeline import RunOptions, RunPipeline
     from .run import RunContext
 
-    access = check_write_access(settings, record=False, cache=True)
-    for message in access.warnings:
-        warn(message)
-    analyzer = Analyzer.for_run(settings, use_cache=access.cache, warn=warn)
-    found = analyzer.paths([settings.root / p for p in default_paths(settings)], jobs=default_jobs()).violations
     run = RunContext("read", "cli", settings.mode, now, settings.repo_id)
-    evidence = GitEvidence(settings, cache=analyzer.cache, pm=analyzer.pm, warn=warn, now=now)
-    evidence.blobs.jobs = default_jobs()
-    kept = _Kept(evidence)
-    red = events_from_violations([v for v in found if v.severity == RED], run)
-    return Gate(settings.mode, settings, now).decide(red, history, kept), kept.versions
+    options = RunOptions(record=False, run=run, history=history, jobs=default_jobs(), usage_errors=False)
+    pipeline = RunPipeline.prepare(settings, "cli", warn, options)
+    result = pipeline.analyzer.paths([settings.root / p for p in default_paths(settings)], jobs=default_jobs())
+    kept = _Kept(pipeline.evidence) if pipeline.evidence is not None else None
+    red = events_from_violations([v for v in result.violations if v.severity == RED], run)
+    decided = Gate(settings.mode, settings, now).decide(red, history, kept)
+    return decided, kept.versions if kept is not None else [], result
+
+
+def _current(settings: Settings, hot: list[Recurrence], result: AnalysisResult,
+             warn: Callable[[str], None]) -> dict[str, Current]:
+    """The hotspots' current state: from the run's analysis for the files it covered, analysed only for the
+    others (a hotspot of the log in a file outside the configured paths)."""
+    from ..analysis.thresholds import RED
+
+    covered, paths = {f.path for f in result.files}, {r.path for r in hot}
+    found = {v.fingerprint: Current(v.actual, v.limit, v.severity, v.line) for v in result.violations
+             if v.severity == RED and v.path in paths}
+    rest = [r for r in hot if r.path not in covered]
+    return {**found, **(_checked(settings, rest, warn) if rest else {})}
 
 
 def _trend(history: Aggregate, recs: Sequence[Recurrence], settings: Settings,
