@@ -32,10 +32,10 @@ _CHECK_EXAMPLES = (
 
 
 def add_parsers(sub: Any) -> None:
-    metrics = command(sub, "metrics", "show every unit's metrics", _METRICS_EXAMPLES)
+    metrics = command(sub, "metrics", _METRICS_EXAMPLES)
     add_paths(metrics)
     add_formats(metrics, "text", "json")
-    check = command(sub, "check", "analyse, record, decide the gate (exit 1 when it fails)", _CHECK_EXAMPLES)
+    check = command(sub, "check", _CHECK_EXAMPLES)
     add_paths(check)
     add_formats(check, "text", "json", "markdown", "sarif", "github", "gitlab")
     check.add_argument("--mode", choices=MODES, help="override [tool.ladder] mode")
@@ -80,22 +80,28 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _check_output(args: argparse.Namespace, result: Any, outcome: Any, settings: Any, run: Any) -> str:
-    from .. import __version__
-    from ..plugins import known_rules
-    from ..reports.check import check_json, check_markdown
-    from ..reports.findings import check_text
-    from ..reports.sarif import check_sarif
-
+    """The run in the format asked for; each format's writer is imported only when asked for."""
     fmt = args.format
+    if fmt == "text":
+        from ..reports.findings import check_text
+
+        return check_text(result, outcome, settings, _text_options(args, settings))
     if fmt == "sarif":
+        from .. import __version__
+        from ..plugins import known_rules
+        from ..reports.sarif import check_sarif
+
         return check_sarif(result, outcome, known_rules(), __version__)
-    if fmt in ("github", "gitlab"):
+    if fmt == "github":
         from ..reports.github import check_github
+
+        return check_github(result, outcome)
+    if fmt == "gitlab":
         from ..reports.gitlab import check_gitlab
 
-        return (check_github if fmt == "github" else check_gitlab)(result, outcome)
-    if fmt == "text":
-        return check_text(result, outcome, settings, _text_options(args, settings))
+        return check_gitlab(result, outcome)
+    from ..reports.check import check_json, check_markdown
+
     return (check_json if fmt == "json" else check_markdown)(result, outcome, settings, run)
 
 

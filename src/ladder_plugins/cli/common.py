@@ -11,16 +11,48 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Mapping, NoReturn, Optional
+from typing import Any, Callable, Mapping, NamedTuple, NoReturn, Optional
 
 from ..errors import LadderError
 
 __all__ = [
-    "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "Parser", "command", "add_paths", "add_formats",
-    "warn", "emit", "settings_of", "analyse", "view", "add_from_git",
+    "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "Subcommand", "SUBCOMMANDS", "Parser", "command", "command_group",
+    "add_paths", "add_formats", "warn", "emit", "settings_of", "analyse", "view", "add_from_git",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class Subcommand(NamedTuple):
+    """A ``ladder`` command: its name, the module of this package that adds its parser and maps it to its
+    function (``add_parsers``, ``COMMANDS``), and its line in ``ladder --help``."""
+
+    name: str
+    module: str
+    help: str
+
+
+#: Every command, in the order ``ladder --help`` lists them. The one place a command is registered: the front
+#: end lists them all from here and imports only the module of the one that runs.
+SUBCOMMANDS = (
+    Subcommand("demo", "demo", "run the whole loop on a bundled example"),
+    Subcommand("init", "init", "write a starter [tool.ladder] table into pyproject.toml"),
+    Subcommand("metrics", "check", "show every unit's metrics"),
+    Subcommand("check", "check", "analyse, record, decide the gate (exit 1 when it fails)"),
+    Subcommand("summary", "reports", "hotspots, patterns, areas, roles, trend"),
+    Subcommand("brief", "reports", "the known-weak-spots brief for agent prompts"),
+    Subcommand("recommend", "reports", "threshold and constraint suggestions from the history"),
+    Subcommand("report", "reports", "a self-contained HTML report"),
+    Subcommand("explain", "reports", "explain a rule: what, how it counts, limits"),
+    Subcommand("doctor", "doctor", "check the set-up and the history"),
+    Subcommand("history", "history", "maintain the history"),
+    Subcommand("feedback", "feedback", "track recurring feedback up the encoding ladder"),
+    Subcommand("rules", "rules", "the managed rules block: recurring feedback in agents' rules files"),
+    Subcommand("hook", "hook", "agent hooks: run them, install them into Claude Code, Codex, Gemini CLI"),
+    Subcommand("worklog", "worklog", "the forced-feedback-loop work log: lint, write, read"),
+    Subcommand("kb", "kb", "the forced-feedback-loop knowledge base: lint, index, move"),
+    Subcommand("suppress", "suppress", "write '# ladder: ignore[rule] reason' on current violations"),
+)
 
 Command = Callable[[argparse.Namespace], int]
 _REQUIRED = "the following arguments are required: "  # argparse's wording of what is missing
@@ -42,20 +74,24 @@ class Parser(argparse.ArgumentParser):
         return f"{name} {action.metavar or action.dest.upper()}" if action is not None else name
 
 
-def command(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
-    """A subcommand parser whose ``--help`` ends with its examples."""
+def command(sub: Any, name: str, examples: str) -> argparse.ArgumentParser:
+    """The parser of the command ``name`` of :data:`SUBCOMMANDS`, with its help line; its ``--help`` ends with
+    its examples."""
+    return _with_examples(sub, name, next(each.help for each in SUBCOMMANDS if each.name == name), examples)
+
+
+def command_group(sub: Any, name: str, actions: Mapping[str, tuple[str, str]]) -> dict[str, argparse.ArgumentParser]:
+    """A command with actions (``ladder history prune``): each action's help and examples, the group's
+    ``--help`` listing them all; ``args.action`` names the one given. Returns the actions' parsers."""
+    group = command(sub, name, "\n".join(example for _, example in actions.values()))
+    verbs = group.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
+    return {verb: _with_examples(verbs, verb, what, example) for verb, (what, example) in actions.items()}
+
+
+def _with_examples(sub: Any, name: str, help_text: str, examples: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(name, help=help_text, epilog="examples:\n" + examples,
                                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser
-
-
-def command_group(sub: Any, name: str, help_text: str,
-                  actions: Mapping[str, tuple[str, str]]) -> dict[str, argparse.ArgumentParser]:
-    """A subcommand with actions (``ladder history prune``): each action's help and examples, the group's
-    ``--help`` listing them all; ``args.action`` names the one given. Returns the actions' parsers."""
-    group = command(sub, name, help_text, "\n".join(example for _, example in actions.values()))
-    verbs = group.add_subparsers(dest="action", metavar="ACTION", parser_class=Parser, required=True)
-    return {verb: command(verbs, verb, what, example) for verb, (what, example) in actions.items()}
 
 
 def at_least_one(what: str, hint: str = "") -> Callable[[str], int]:

@@ -107,7 +107,7 @@ def run_demo(echo: Callable[[str], None] = print, keep: bool = False) -> int:
 def add_parsers(sub: Any) -> None:
     examples = ("  ladder demo                         the whole loop on a bundled example, in a temporary copy\n"
                 "  ladder demo --keep                  keep the copy to look around afterwards")
-    command(sub, "demo", "run the whole loop on a bundled example", examples).add_argument(
+    command(sub, "demo", examples).add_argument(
         "--keep", action="store_true", help="keep the temporary copy")
 
 

@@ -299,7 +299,7 @@ def doctor_text(diag: Diagnosis) -> str:
 def add_parsers(sub: Any) -> None:
     examples = ("  ladder doctor                       configuration, plugins, entry points, history health\n"
                 "  ladder doctor --json\nexit status: 0 nothing to fix, 1 something to fix")
-    command(sub, "doctor", "check the set-up and the history", examples).add_argument("--json", action="store_true")
+    command(sub, "doctor", examples).add_argument("--json", action="store_true")
 
 
 def _doctor(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ _ACTION_HELP = {
 
 
 def add_parsers(sub: Any) -> None:
-    parsers = command_group(sub, "feedback", "track recurring feedback up the encoding ladder", _ACTION_HELP)
+    parsers = command_group(sub, "feedback", _ACTION_HELP)
     for name in ("scan", "report", "add", "check"):
         parsers[name].add_argument("--memory-dir", metavar="DIR",
                                    help="the Claude Code memory directory to read (default: the project's own)")

@@ -30,7 +30,7 @@ _WRITING = ("prune", "rebuild", "combine")
 
 
 def add_parsers(sub: Any) -> None:
-    parsers = command_group(sub, "history", "maintain the history", _ACTION_HELP)
+    parsers = command_group(sub, "history", _ACTION_HELP)
     parsers["combine"].add_argument("files", nargs="+", metavar="FILE", help="events.jsonl files of other runs")
     parsers["combine"].add_argument("--force", action="store_true", help="combine records of another project too")
 

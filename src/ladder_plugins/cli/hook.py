@@ -40,8 +40,7 @@ def run_hook(name: str) -> int:
 def add_parsers(sub: Any) -> None:
     from .common import command_group
 
-    parsers = command_group(sub, "hook", "agent hooks: run them, install them into Claude Code, Codex, Gemini CLI",
-                            _ACTION_HELP)
+    parsers = command_group(sub, "hook", _ACTION_HELP)
     for verb in ("install", "uninstall"):
         parser = parsers[verb]
         parser.add_argument("--agent", required=True, choices=("claude", "codex", "gemini", "all"))

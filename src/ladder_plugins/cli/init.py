@@ -129,7 +129,7 @@ def add_parsers(sub: Any) -> None:
     examples = ("  ladder init                         add a starter [tool.ladder] to pyproject.toml\n"
                 "  ladder init --dry-run               print it, write nothing\n"
                 "exit status: 0 written (or printed), 2 a [tool.ladder] table exists or pyproject.toml is invalid")
-    command(sub, "init", "write a starter [tool.ladder] table into pyproject.toml", examples).add_argument(
+    command(sub, "init", examples).add_argument(
         "--dry-run", action="store_true", help="print the table, write nothing")
 
 

@@ -26,7 +26,7 @@ _ACTION_HELP = {
 
 
 def add_parsers(sub: Any) -> None:
-    parsers = command_group(sub, "kb", "the forced-feedback-loop knowledge base: lint, index, move", _ACTION_HELP)
+    parsers = command_group(sub, "kb", _ACTION_HELP)
     parsers["move"].add_argument("note", metavar="ID", help="the note's id (its file name without .md)")
     parsers["move"].add_argument("target", choices=("curated", "archive"), help="the folder it moves to")
     parsers["move"].add_argument("--reason", metavar="TEXT", help="why (archived_reason; required for archive)")

@@ -1,8 +1,9 @@
 """The ``ladder`` command (also ``python -m ladder_plugins``): a thin front end.
 
 Each subcommand group lives in a module of its own that adds its parsers and maps
-its command names to functions; this module only puts them together and turns our
-errors into exit statuses. Exit status: 0 passed, 1 the gate failed (or, for
+its command names to functions; this module puts together the parser a run needs
+(its own command's module alone is imported) and turns our errors into exit
+statuses. Exit status: 0 passed, 1 the gate failed (or, for
 ``doctor``/``suppress``, something needs the user), 2 usage or configuration error:
 one line on stderr, no traceback.
 """
@@ -14,36 +15,35 @@ import sys
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
     import argparse
 
 __all__ = ["main", "build_parser"]
 
-#: The groups in the order ``ladder --help`` lists their commands.
-_GROUP_NAMES = ("demo", "init", "check", "reports", "doctor", "history", "feedback", "rules", "hook", "worklog", "kb",
-                "suppress")
 #: The agent hooks: run on every prompt or edit under a time budget, so they skip the parser and every other
 #: command's imports
 _FAST = {("hook", "prompt"), ("hook", "post-edit")}
 
 
-def _groups() -> list[ModuleType]:
-    import importlib
+def build_parser(command: Optional[str] = None) -> "argparse.ArgumentParser":
+    """The ``ladder`` parser. Without ``command``: every command with all its arguments, each command's module
+    imported. With ``command``, one of :data:`~.common.SUBCOMMANDS`: that command's module alone adds its
+    parsers, the others are not imported, so a run pays for its own command only. With any other word: every
+    command listed by name and help line, none imported (``ladder --help``, an unknown command's error)."""
+    from importlib import import_module
 
-    return [importlib.import_module(f"{__package__}.{name}") for name in _GROUP_NAMES]
-
-
-def build_parser() -> "argparse.ArgumentParser":
     from .. import __version__
-    from .common import Parser
+    from .common import SUBCOMMANDS, Parser
 
     parser = Parser(prog="ladder", description="Structural code-quality rules (cyclomatic, cognitive, ABC, size, "
                     "interface, test quality) with a recurrence gate.", epilog="start with: ladder demo")
     parser.add_argument("--version", action="version", version=f"ladder-plugins {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for group in _groups():
-        group.add_parsers(sub)
+    chosen = [each.module for each in SUBCOMMANDS if command in (None, each.name)]
+    if not chosen:
+        for each in SUBCOMMANDS:  # listed, never parsing: a known command word builds its own parser above
+            sub.add_parser(each.name, help=each.help)
+    for module in dict.fromkeys(chosen):  # a module adds all its commands (``check`` adds ``metrics`` too)
+        import_module(f"{__package__}.{module}").add_parsers(sub)
     return parser
 
 
@@ -53,20 +53,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .hook import run_hook
 
         return run_hook(words[1])
-    return _command(argv)
+    return _command(list(words))
 
 
-def _command(argv: Optional[Sequence[str]]) -> int:
+def _command(words: list[str]) -> int:
+    from importlib import import_module
+
     from ..errors import LadderError
-    from .common import EXIT_OK, EXIT_USAGE
+    from .common import EXIT_OK, EXIT_USAGE, SUBCOMMANDS
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    # the command is the first word or there is none (only --help and --version come before it)
+    parser = build_parser(words[0] if words else "")
+    args = parser.parse_args(words)
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
-    commands: dict[str, Callable[[argparse.Namespace], int]] = {
-        name: run for group in _groups() for name, run in group.COMMANDS.items()}
+    module = next(each.module for each in SUBCOMMANDS if each.name == args.command)
+    run: Callable[[argparse.Namespace], int] = import_module(f"{__package__}.{module}").COMMANDS[args.command]
     try:
         os.getcwd()
     except OSError as exc:  # a directory deleted under the shell
@@ -74,7 +77,7 @@ def _command(argv: Optional[Sequence[str]]) -> int:
               "change to an existing directory", file=sys.stderr)
         return EXIT_USAGE
     try:
-        return commands[args.command](args)
+        return run(args)
     except LadderError as exc:
         print(f"ladder: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -26,20 +26,19 @@ _EXAMPLES = {
 
 
 def add_parsers(sub: Any) -> None:
-    summary = command(sub, "summary", "hotspots, patterns, areas, roles, trend", _EXAMPLES["summary"])
+    summary = command(sub, "summary", _EXAMPLES["summary"])
     add_formats(summary, "text", "json", "markdown")
     add_from_git(summary)
-    _brief_parser(command(sub, "brief", "the known-weak-spots brief for agent prompts", _EXAMPLES["brief"]))
-    recommend = command(sub, "recommend", "threshold and constraint suggestions from the history",
-                        _EXAMPLES["recommend"])
+    _brief_parser(command(sub, "brief", _EXAMPLES["brief"]))
+    recommend = command(sub, "recommend", _EXAMPLES["recommend"])
     add_formats(recommend, "text", "json")
     recommend.add_argument("--top", type=int, default=10, metavar="N",
                            help="show the N best evidenced suggestions (default 10)")
-    report = command(sub, "report", "a self-contained HTML report", _EXAMPLES["report"])
+    report = command(sub, "report", _EXAMPLES["report"])
     report.add_argument("--html", metavar="FILE", required=True, help="where to write the page")
     report.set_defaults(paths=[])  # the current violations of the configured paths, as `analyse` reads them
     add_from_git(report)
-    explain = command(sub, "explain", "explain a rule: what, how it counts, limits", _EXAMPLES["explain"])
+    explain = command(sub, "explain", _EXAMPLES["explain"])
     explain.add_argument("rule", nargs="?", metavar="RULE_OR_CODE")
     explain.add_argument("--list", action="store_true", help="list every rule")
 

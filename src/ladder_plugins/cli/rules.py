@@ -26,7 +26,7 @@ _ACTION_HELP = {
 
 
 def add_parsers(sub: Any) -> None:
-    command_group(sub, "rules", "the managed rules block: recurring feedback in agents' rules files", _ACTION_HELP)
+    command_group(sub, "rules", _ACTION_HELP)
 
 
 def _layout(block: Any) -> str:

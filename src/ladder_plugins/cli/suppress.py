@@ -242,7 +242,7 @@ _EXAMPLES = (
 
 
 def add_parsers(sub: Any) -> None:
-    suppress = command(sub, "suppress", "write '# ladder: ignore[rule] reason' on current violations", _EXAMPLES)
+    suppress = command(sub, "suppress", _EXAMPLES)
     add_paths(suppress)
     suppress.add_argument("--reason", required=True, metavar="TEXT", help="why: written into each comment")
     suppress.add_argument("--rule", help="only this rule (key or code)")

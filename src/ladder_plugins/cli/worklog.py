@@ -47,7 +47,7 @@ def _timing(parser: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub: Any) -> None:
-    parsers = command_group(sub, "worklog", "the forced-feedback-loop work log: lint, write, read", _ACTION_HELP)
+    parsers = command_group(sub, "worklog", _ACTION_HELP)
     parsers["check"].add_argument("files", nargs="*", metavar="FILE",
                                   help="work logs (default: [tool.ladder.worklog] files, else work-log.md)")
     add_lint_output(parsers["check"])
