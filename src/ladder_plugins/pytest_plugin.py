@@ -46,6 +46,8 @@ class _State:
     test_files: frozenset[str] = frozenset()
     #: the tests the session runs (after ``-k``, ``--deselect``), by file: what ``min_assertions`` judges
     collected: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: each collected test's parent (module or class): its file and the qualifier of its tests' names
+    places: dict[pytest.Node, tuple[str, str]] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     outcome: Any = None
@@ -182,16 +184,23 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
         state.warn(message)
 
 
-def _collected_tests(items: list[pytest.Item], root: Path) -> dict[str, frozenset[str]]:
-    """Qualified names of the test functions pytest collected, by file (relative POSIX path)."""
+def _collected_tests(items: list[pytest.Item], root: Path,
+                     places: dict[pytest.Node, tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Qualified names of the test functions pytest collected, by file (relative POSIX path).
+
+    A session may hold thousands of tests in a few files: each item costs a dict lookup of its parent (a
+    module or a class), whose file and qualifier are worked out once and kept in ``places``."""
     from .analysis.discovery import relative_path
 
     found: dict[str, set[str]] = {}
     for item in items:
-        if isinstance(item, pytest.Function):
-            rel, _ = relative_path(item.path, root)
-            parts = item.nodeid.split("::")[1:-1] + [item.originalname]
-            found.setdefault(rel, set()).add(".".join(p for p in parts if p != "()"))
+        if not isinstance(item, pytest.Function) or item.parent is None:
+            continue
+        place = places.get(item.parent)
+        if place is None:
+            outer = [part for part in item.parent.nodeid.split("::")[1:] if part != "()"]  # "()": pytest < 7
+            place = places[item.parent] = (relative_path(item.path, root)[0], "".join(f"{o}." for o in outer))
+        found.setdefault(place[0], set()).add(place[1] + item.originalname)
     return {rel: frozenset(names) for rel, names in found.items()}
 
 
@@ -220,7 +229,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     from .analysis.discovery import discover
     from .errors import LadderError
 
-    state.test_files = frozenset(_collected_tests(items, state.settings.root))  # before -k deselects any
+    state.test_files = frozenset(_collected_tests(items, state.settings.root, state.places))  # before -k deselects
     try:
         files = discover(_ladder_paths(config, state.settings), state.settings, relative_to_root=True)
     except LadderError as exc:
@@ -265,7 +274,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """The tests the session runs, once every plugin has deselected (``-k``, ``--deselect``, ``-m``)."""
     state = _state(session.config)
     if state is not None:
-        state.collected = _collected_tests(session.items, state.settings.root)
+        state.collected = _collected_tests(session.items, state.settings.root, state.places)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Optional[pytest.Collector]:
