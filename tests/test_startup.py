@@ -77,7 +77,7 @@ def test_a_one_file_check_loads_exactly_the_allowed_modules_of_the_package(one_f
     other_commands = {f"ladder_plugins.cli.{each.module}" for each in SUBCOMMANDS} - {"ladder_plugins.cli.check"}
     writers = {f"ladder_plugins.reports.{name}" for name in ("sarif", "html", "github", "gitlab", "check")}
     assert loaded & (other_commands | writers) == set()
-    assert {"radon", "libcst", "yaml", "filelock", "importlib.metadata"} & loaded == set()
+    assert {"radon", "libcst", "yaml", "filelock", "importlib.metadata", "difflib"} & loaded == set()
 
 
 def test_check_loads_the_writer_of_the_format_asked_for_and_not_the_text_one(one_file):

@@ -9,7 +9,6 @@ nothing and is reported as LAD001 (with the nearest known rule, for a near miss)
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
@@ -47,6 +46,8 @@ def _noqa(comment: str, line: int) -> Optional[Suppression]:
 def _unknown(name: str, known: Iterable[str]) -> str:
     """An unknown rule's message: the nearest known key or code for a near miss (``params_maxx``,
     ``lad1055``), else what a rule looks like."""
+    import difflib  # only for a mistake: every run that analyses a file imports this module
+
     candidates = list(known)
     near = difflib.get_close_matches(name, candidates, n=1) or difflib.get_close_matches(name.upper(), candidates, n=1)
     advice = (f"did you mean {near[0]!r}?" if near
