@@ -55,3 +55,22 @@ def test_ladder_code_runs_per_file_not_per_test_item(pytester: pytest.Pytester) 
     assert many - few < 2 * (40 - 2), f"{many - few} more calls of ladder's code for {2 * 38} more test items"
     # -k deselects after the files are known: the work stays per file there too
     assert _ladder_calls(pytester, "-k", "flat or ladder") - few < 40 - 2
+
+
+def test_a_session_without_ladder_loads_nothing_of_it_but_the_plugin(pytester: pytest.Pytester) -> None:
+    """Every pytest run where ladder-plugins is installed pays what its options import (a process of its own:
+    what this one has imported already would hide it)."""
+    pytester.makepyprojecttoml('[tool.ladder]\nmode = "strict"\n')
+    pytester.makeconftest("import sys\n\ndef pytest_sessionfinish(session):\n"
+                          "    print('LOADED', sorted(m for m in sys.modules if m.startswith('ladder_plugins.')))\n")
+    pytester.makepyfile(test_one="def test_one():\n    assert 1\n")
+    result = pytester.runpytest_subprocess("-q", "-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    assert "LOADED ['ladder_plugins.pytest_plugin']\n" in result.stdout.str()
+
+
+def test_the_mode_choices_are_the_gates_modes() -> None:
+    from ladder_plugins import pytest_plugin
+    from ladder_plugins.config import MODES
+
+    assert pytest_plugin._MODES == MODES

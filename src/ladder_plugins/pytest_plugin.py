@@ -27,6 +27,8 @@ _RUN_ID_KEY = "ladder_run_id"
 _EVENTS_KEY = "ladder_events"
 _CACHE_KEY = "ladder_cache"
 _PATHS_KEY = "ladder_paths"
+#: config.MODES, spelled here: the options are added to every pytest run, which need not import config for them
+_MODES = ("advisory", "recurrence", "new", "strict")
 
 
 @dataclass
@@ -62,9 +64,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--ladder", action="store_true", default=False,
                     help="check the ladder rules on [tool.ladder] paths (those under the paths given to pytest): "
                          "one item per file, gated by recurrence")
-    from .config import MODES
-
-    group.addoption("--ladder-mode", choices=MODES, default=None,
+    group.addoption("--ladder-mode", choices=_MODES, default=None,
                     help="gate mode for this session (default: [tool.ladder] mode)")
     group.addoption("--ladder-base", default=None, metavar="REF",
                     help="the base commit of --ladder-mode new (default: [tool.ladder] base, else the merge base "
