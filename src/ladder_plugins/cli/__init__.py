@@ -1,7 +1,8 @@
 """The ``ladder`` command, a thin front end: one module per group of subcommands.
 
-``main`` builds the parser from the groups and dispatches; ``common`` holds what
-they share (exit statuses, parser pieces, settings, output). The groups: ``check``
+``main`` builds the parser a run needs and dispatches; ``common`` holds what they
+share (the table of commands, exit statuses, parser pieces, settings, output). A
+run imports its own command's module only. The groups: ``check``
 (``metrics``, ``check``), ``reports`` (``summary``, ``brief``, ``recommend``,
 ``report``, ``explain``), ``history``, ``doctor``, ``demo`` and ``suppress`` (with
 its libcst rewrite in ``rewrite``).
