@@ -1,7 +1,7 @@
 """Recurrence from git on a long history: ``ladder check`` with and without git, cold and warm.
 
-The repository is synthetic but made of real code: 100 modules of the running
-Python's standard library, then 1,200 commits over 90 days, each editing one
+The repository is synthetic but made of real code: 60 modules of the running
+Python's standard library, then 1,500 commits over three years, each editing one
 function of one to three modules (a statement added to its body, so the unit's
 code changes as a real edit would). It is built once under the benchmark's work
 directory and reused.
@@ -20,13 +20,13 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable
 
-FILES, COMMITS, DAYS = 100, 1200, 90
+FILES, COMMITS, DAYS = 60, 1500, 3 * 365
 END = datetime(2026, 11, 30, 18, 0, tzinfo=timezone.utc)
 _DEF = re.compile(r"^( *)def \w+\(.*\):\s*$")
 
 
 def _sources() -> list[Path]:
-    """100 standard-library modules of moderate size (3 to 30 KB), always the same ones."""
+    """60 standard-library modules of moderate size (3 to 30 KB), always the same ones."""
     root = Path(sysconfig.get_paths()["stdlib"])
     found = sorted(p for p in root.glob("*.py") if 3_000 <= p.stat().st_size <= 30_000)
     return found[:FILES]
@@ -86,6 +86,8 @@ def checkouts(work: Path) -> tuple[Path, Path]:
     clones = []
     for name, source in (("git-clone-git", None), ("git-clone-log", "log")):
         target = work / name
+        if target.exists() and _head(target) != _head(repo):  # a clone of an earlier build
+            shutil.rmtree(target)
         if not target.exists():
             subprocess.run(["git", "clone", "-q", str(repo), str(target)], check=True)
             if source:
@@ -93,6 +95,10 @@ def checkouts(work: Path) -> tuple[Path, Path]:
                 pyproject.write_text(pyproject.read_text() + f'\n[tool.ladder.recurrence]\nsource = "{source}"\n')
         clones.append(target)
     return clones[0], clones[1]
+
+
+def _head(repo: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
 
 
 def cases(work: Path, case: Callable[..., object], ladder: str) -> list[object]:

@@ -29,7 +29,7 @@ import hashlib
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-__all__ = ["HASH_VERSION", "body_hash", "body_tokens", "fingerprint", "unit_hash", "value_version"]
+__all__ = ["HASH_VERSION", "body_hash", "body_tokens", "fingerprint", "unit_hash", "unit_hashes", "value_version"]
 
 #: The canonical form of unit hashes and value versions; 1 was the form before 2026-12
 #: (fields by position, ``repr`` values, the file's text for file rules).
@@ -245,6 +245,17 @@ def body_hash(node: ast.AST) -> str:
     """:func:`unit_hash` without the unit's own name: the same for a unit moved to another file or renamed,
     so a move can be told from new code (``history.evidence`` follows units by it)."""
     return _digest(_text(_nameless(node)))
+
+
+def unit_hashes(node: ast.AST) -> tuple[str, str]:
+    """:func:`unit_hash` and :func:`body_hash` of a unit, rendered once: the name is the first field a
+    function or class renders, so the name-less text is the same text with that field emptied."""
+    text = _text(node)
+    name = getattr(node, "name", None)
+    own = f"{type(node).__name__}{_SEP}({_SEP}name{_SEP}{ascii(name)}"
+    if not isinstance(name, str) or not text.startswith(own):
+        return _digest(text), body_hash(node)
+    return _digest(text), _digest(f"{type(node).__name__}{_SEP}({_SEP}name{_SEP}''{text[len(own):]}")
 
 
 def body_tokens(node: ast.AST) -> list[str]:

@@ -21,11 +21,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
-from ..analysis.identity import body_hash, unit_hash
-from ..analysis.source import FunctionNode, decode, find_units, parse
+from ..analysis.identity import unit_hashes, value_version
+from ..analysis.source import FunctionNode, decode, find_units, parse, split_lines
 from ..config import Settings
 from ..errors import SourceError
 from .git import Repository
+from .outline import Outline, derive, outline_of
 
 if TYPE_CHECKING:
     import pluggy
@@ -80,12 +81,14 @@ def _valid_bodies(bodies: Any) -> bool:
         isinstance(pair, list) and len(pair) == 2 and all(isinstance(h, str) for h in pair) for pair in bodies.values())
 
 
-def _row(v: Any) -> Row:
-    return [v.code, v.unit, v.line, v.role, v.actual, v.limit, v.fingerprint, v.unit_hash]
+def _row(v: Any, version: str) -> Row:
+    return [v.code, v.unit, v.line, v.role, v.actual, v.limit, v.fingerprint, version]
 
 
 class BlobFindings:
     """(blob id, path as named now) -> its red violations, from memory, the cache, or the analysis."""
+
+    derive = True  # False: every version parsed whole (what the tests hold the outlines against)
 
     def __init__(self, settings: Settings, cache: Optional[AnalysisCache] = None,
                  pm: Optional[pluggy.PluginManager] = None,
@@ -105,7 +108,8 @@ class BlobFindings:
         if self._analyzer is None:
             from ..analysis.analyzer import Analyzer
 
-            self._analyzer = Analyzer(self.settings, self._pm)  # no content cache: entries are kept per blob
+            # no content cache: entries are kept per blob; no hashes: a unit's are worked out once with its body's
+            self._analyzer = Analyzer(self.settings, self._pm, hashes=False)
         return self._analyzer
 
     def rows(self, repo: Repository, pairs: Iterable[tuple[str, str]],
@@ -201,23 +205,60 @@ class BlobFindings:
         self.cache.put(self._key(rel), {"blobs": {blob: blobs[blob] for blob in keep}})
 
     def measure_file(self, rel: str, want: Wanted, blobs: list[tuple[str, bytes]]) -> dict[str, "_Measured"]:
-        """Blob id -> the rows and the bodies of each version of one file."""
-        return {blob: self._measure(data, rel, want) for blob, data in blobs}
+        """Blob id -> the rows and the bodies of each version of one file; a version whose change touched none
+        of the units asked about is not parsed whole (:mod:`.outline`), so the versions come best in order."""
+        found: dict[str, _Measured] = {}
+        last: Optional[Outline] = None
+        for blob, data in blobs:
+            found[blob], last = self._measure(data, rel, want, last)
+        return found
 
-    def _measure(self, data: bytes, rel: str, want: Wanted) -> "_Measured":
+    def _measure(self, data: bytes, rel: str, want: Wanted,
+                 last: Optional[Outline]) -> tuple["_Measured", Optional[Outline]]:
+        """One version's rows and bodies, and its outline for the next version (none where file rules are
+        asked for: any change may change them)."""
+        try:
+            text = decode(data, rel)
+        except SourceError:
+            return ([], {}), None
+        derived = self._derived(split_lines(text), rel, want, last)
+        if derived is not None:
+            return derived
         analyzer = self.analyzer()
         try:
-            parsed = analyzer.parse(data, rel)
+            parsed = analyzer.parse(text, rel)
         except (SourceError, RecursionError, MemoryError):
-            return [], {}  # a version that does not parse (or a skipped role) has no violations to count
+            return ([], {}), None  # a version that does not parse (or a skipped role) has no violations to count
         rows: list[Row] = []
         bodies: dict[str, list[str]] = {}
         for unit in (u for u in parsed.units if u.key in want.units):
             found, bodies[unit.key] = self._unit_rows(analyzer, parsed, unit)
             rows += found
-        if want.file:
-            rows += [_row(v) for v in analyzer.measure(parsed, [], file_rules=True).red]
-        return rows, bodies
+        if not want.file:
+            return (rows, bodies), outline_of(parsed, want.units)
+        red = analyzer.measure(parsed, [], file_rules=True).red
+        return (rows + [_row(v, value_version(v.rule.key, v.actual)) for v in red], bodies), None
+
+    def _derived(self, lines: list[str], rel: str, want: Wanted,
+                 last: Optional[Outline]) -> Optional[tuple["_Measured", Optional[Outline]]]:
+        """A version's rows and bodies from the last one's, where its change touched none of the units asked
+        about: each such unit's text is the same, so it is what the memo of texts holds for it."""
+        if last is None or want.file or not self.derive:
+            return None
+        outline = derive(last, lines, rel, want.units)
+        if outline is None:
+            return None
+        rows: list[Row] = []
+        bodies: dict[str, list[str]] = {}
+        for spot in outline.spots:
+            memo = (rel, outline.role, spot.key, spot.is_public, spot.is_test,
+                    "\n".join(outline.lines[spot.first - 1:spot.end]))
+            found = self._units.get(memo)
+            if found is None:
+                return None
+            rows += [[*row[:2], spot.line, *row[3:]] for row in found[0]]
+            bodies[spot.key] = found[1]
+        return (rows, bodies), outline
 
     def _unit_rows(self, analyzer: Analyzer, parsed: ParsedSource, unit: Unit) -> tuple[list[Row], list[str]]:
         """A unit's rows and hashes, measured once per distinct text (its line is this version's)."""
@@ -226,8 +267,9 @@ class BlobFindings:
         memo = (parsed.path, parsed.role, unit.key, unit.is_public, unit.is_test, text)
         found = self._units.get(memo)
         if found is None:
-            rows = [_row(v) for v in analyzer.measure(parsed, [unit], file_rules=False).red]
-            found = self._units[memo] = (rows, [body_hash(unit.node), unit_hash(unit.node)])
+            own, body = unit_hashes(unit.node)
+            rows = [_row(v, own) for v in analyzer.measure(parsed, [unit], file_rules=False).red]
+            found = self._units[memo] = (rows, [body, own])
         return [[*row[:2], unit.line, *row[3:]] for row in found[0]], found[1]
 
 
