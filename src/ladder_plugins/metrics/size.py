@@ -17,13 +17,14 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+from itertools import accumulate
 from typing import Mapping, Optional, Sequence
 
 from ..analysis.astwalk import is_elif
 from ..analysis.source import FunctionNode, ParsedSource, Unit
 from ..hookspecs import hookimpl
 
-__all__ = ["function_lines", "param_count", "nesting_depth", "file_lines"]
+__all__ = ["function_lines", "code_line_counts", "param_count", "nesting_depth", "file_lines"]
 
 _BLOCK_BODIES = {
     ast.If: ("body", "orelse"),
@@ -34,10 +35,14 @@ _BLOCK_BODIES = {
     ast.AsyncWith: ("body",),
     ast.Try: ("body", "orelse", "finalbody"),
 }
+#: the parts of a block whose bodies are one level inside it (``except`` and ``case`` clauses)
+_BLOCK_PARTS: dict[type, str] = {ast.Try: "handlers"}
 if hasattr(ast, "TryStar"):
     _BLOCK_BODIES[ast.TryStar] = ("body", "orelse", "finalbody")
+    _BLOCK_PARTS[ast.TryStar] = "handlers"
 if hasattr(ast, "Match"):
-    _BLOCK_BODIES[ast.Match] = ()  # its cases are inner blocks, see _inner_blocks
+    _BLOCK_BODIES[ast.Match] = ()
+    _BLOCK_PARTS[ast.Match] = "cases"
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -48,6 +53,9 @@ def _first_code_line(node: FunctionNode) -> int:
     if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
         return body[1].lineno if len(body) > 1 else 0
     return first.lineno
+
+
+_NOT_CODE_START = ("", "#")  # what a line stripped of its indentation starts with when it is no code
 
 
 def _is_code(text: str) -> bool:
@@ -91,16 +99,30 @@ def _string_lines(lines: Sequence[str], node: ast.expr) -> dict[int, bool]:
     return found
 
 
-def function_lines(node: FunctionNode, lines: Sequence[str]) -> int:
-    """Body lines of code, docstring, blank and comment-only lines excluded."""
+def function_lines(node: FunctionNode, lines: Sequence[str], code_before: Optional[Sequence[int]] = None) -> int:
+    """Body lines of code, docstring, blank and comment-only lines excluded; ``code_before``: the file's
+    :func:`code_line_counts`, so that a file of many units reads each line once, not once per unit."""
     start = _first_code_line(node)
     if not start:
         return 0
     end = getattr(node, "end_lineno", None) or start
-    code = {number: _is_code(lines[number - 1]) for number in range(start, min(end, len(lines)) + 1)}
-    if not all(code.values()) and _may_hold_multiline_strings(lines[start - 1:end]):
-        _read_strings(node, lines, code)
+    last = min(end, len(lines))
+    if last < start:
+        return 0
+    if code_before is None:
+        count = sum(map(_is_code, lines[start - 1:last]))
+    else:
+        count = code_before[last] - code_before[start - 1]
+    if count == last - start + 1 or not _may_hold_multiline_strings(lines[start - 1:end]):
+        return count
+    code = {number: _is_code(lines[number - 1]) for number in range(start, last + 1)}
+    _read_strings(node, lines, code)
     return sum(code.values())
+
+
+def code_line_counts(lines: Sequence[str]) -> list[int]:
+    """``counts[n]``: how many of the first ``n`` lines are neither blank nor comment-only."""
+    return list(accumulate([text[:1] not in _NOT_CODE_START for text in map(str.lstrip, lines)], initial=0))
 
 
 def _read_strings(node: FunctionNode, lines: Sequence[str], code: dict[int, bool]) -> None:
@@ -124,41 +146,32 @@ def param_count(node: FunctionNode, *, is_method: bool) -> int:
     return count
 
 
-def _elif(stmt: ast.stmt) -> Optional[ast.If]:
-    """The ``elif`` branch of an ``if`` statement, if it has one (an ``else:`` holding an ``if`` is a level)."""
-    if isinstance(stmt, ast.If) and is_elif(stmt):
-        return stmt.orelse[0]  # type: ignore[return-value]
-    return None
-
-
-def _bodies(stmt: ast.stmt) -> list[Sequence[ast.stmt]]:
-    """The statement lists one level inside ``stmt`` (an ``elif`` is not one)."""
-    skip = "orelse" if _elif(stmt) is not None else ""
-    bodies = [getattr(stmt, name) for name in _BLOCK_BODIES[type(stmt)] if name != skip]
-    parts = list(getattr(stmt, "handlers", ())) + list(getattr(stmt, "cases", ()))
-    return bodies + [part.body for part in parts]
-
-
-def _inner_blocks(stmt: ast.stmt, depth: int) -> list[tuple[ast.stmt, int]]:
-    """The statements one block level inside ``stmt``; an elif stays at ``depth``."""
-    found = [(child, depth + 1) for body in _bodies(stmt) for child in body]
-    branch = _elif(stmt)
-    if branch is not None:
-        found.append((branch, depth))
+def _levels(stmt: ast.stmt, names: Sequence[str], depth: int) -> list[tuple[Sequence[ast.stmt], int]]:
+    """The statement lists of a block at ``depth``, each with its own depth: one level inside, but an
+    ``elif`` stays at its ``if``'s level (an ``else:`` holding an ``if`` is a level)."""
+    inner = depth + 1
+    found: list[tuple[Sequence[ast.stmt], int]] = [(getattr(stmt, name), inner) for name in names]
+    if type(stmt) is ast.If and is_elif(stmt):
+        found[1] = (stmt.orelse, depth)
+    part_name = _BLOCK_PARTS.get(type(stmt))
+    if part_name:
+        found += [(part.body, inner) for part in getattr(stmt, part_name)]
     return found
 
 
 def nesting_depth(node: FunctionNode) -> int:
     """Deepest nesting of control blocks in the unit (statements only)."""
     deepest = 0
-    stack: list[tuple[ast.stmt, int]] = [(stmt, 0) for stmt in node.body]
+    stack: list[tuple[Sequence[ast.stmt], int]] = [(node.body, 0)]
     while stack:
-        stmt, depth = stack.pop()
-        if type(stmt) in _BLOCK_BODIES:
-            deepest = max(deepest, depth + 1)
-            stack.extend(_inner_blocks(stmt, depth))
-        elif isinstance(stmt, _SCOPES):
-            stack.extend((child, depth) for child in stmt.body)
+        body, depth = stack.pop()
+        for stmt in body:
+            names = _BLOCK_BODIES.get(type(stmt))
+            if names is not None:
+                deepest = max(deepest, depth + 1)
+                stack += _levels(stmt, names, depth)
+            elif isinstance(stmt, _SCOPES):  # a nested def's blocks continue at the depth where it is defined
+                stack.append((stmt.body, depth))
     return deepest
 
 
@@ -170,8 +183,11 @@ def file_lines(lines: Sequence[str]) -> int:
 
 @hookimpl
 def ladder_unit_metrics(unit: Unit, source: ParsedSource) -> Mapping[str, int]:
+    counts = source.memo.get("size.code_lines")
+    if counts is None:
+        counts = source.memo["size.code_lines"] = code_line_counts(source.lines)
     return {
-        "function_lines": function_lines(unit.node, source.lines),
+        "function_lines": function_lines(unit.node, source.lines, counts),
         "params": param_count(unit.node, is_method=unit.is_method),
         "nesting": nesting_depth(unit.node),
     }
