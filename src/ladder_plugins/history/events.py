@@ -21,7 +21,7 @@ import base64
 import hashlib
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
@@ -83,7 +83,8 @@ class Event:
         return self.unit_hash if self.hash_version == 1 else f"{self.hash_version}:{self.unit_hash}"
 
     def to_json(self) -> str:
-        data = asdict(self)
+        # every field is a plain value: no deep copy (``asdict``) is needed, and it was most of recording's cost
+        data = {name: getattr(self, name) for name in _EVENT_FIELDS}
         for key in ("actor_type", "actor_id"):
             if data[key] is None:
                 del data[key]
@@ -99,6 +100,8 @@ class Event:
     def observation(self) -> str:
         return observation_key(self)
 
+
+_EVENT_FIELDS = tuple(f.name for f in fields(Event))
 
 #: What makes two events the same observation: everything but the run that saw it.
 _OBSERVED = ("path", "unit_name", "line", "role", "rule_key", "metric_family", "scope", "severity", "actual",

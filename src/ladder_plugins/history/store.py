@@ -112,6 +112,10 @@ class HistoryStore:
         self.log_file = EventLog(self.log, self.inside_root, self.warn)
         self._fold_untrusted = 0  # entries of folded.json skipped on read: keep the file before rewriting it
         self._holding_lock = False  # set while this store's own transaction or append holds the lock
+        # append_events, called once per file by flake8: the directory is checked and made on the first
+        # call only, and the log's first record, once seen within retention, is not read again
+        self._appends_ready = False
+        self._first_record_young = False
 
     # The files beside the log, named in one place.
 
@@ -367,14 +371,15 @@ class HistoryStore:
 
         if not events:
             return 0
-        if not self.ensure_dir():
+        if not self._appends_ready and not self.ensure_dir():
             return None
+        self._appends_ready = True
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
                 self._holding_lock = True
                 try:
                     self.log_file.append(compact(events, known))
-                    if self._due(now):
+                    if self._append_due(now):
                         self.prune(self.load(), now, run_id=events[0].run_id)
                 finally:
                     self._holding_lock = False
@@ -403,6 +408,15 @@ class HistoryStore:
         over = self.log_file.size() > self.settings.history.max_mb * 1024 * 1024
         first = self.log_file.first_timestamp()
         return over or (first is not None and first < cutoff(self.settings, now))
+
+    def _append_due(self, now: datetime) -> bool:
+        """:meth:`_due` after an append: the log's first record stays where it is (appends add at the end, and a
+        prune by another process leaves a younger one), so once it was within retention only the size is read."""
+        if self._first_record_young:
+            return self.log_file.size() > self.settings.history.max_mb * 1024 * 1024
+        due = self._due(now)
+        self._first_record_young = not due
+        return due
 
     def prune(self, state: LoadState, now: datetime, *, force: bool = False, run_id: Optional[str] = None) -> bool:
         """Retention and size cap, under the caller's lock. True if the log was rewritten.
