@@ -170,27 +170,38 @@ def test_measuring_only_the_versions_that_touched_a_unit_finds_what_parsing_ever
     assert any(rows for rows, _ in expected.values())  # the units asked about were red somewhere
 
 
-def _red_and_other(count: int) -> list[tuple[str, bytes]]:
-    """Versions, newest first, where a method changes in every commit and a red function in the oldest."""
+def _red_and_other() -> list[tuple[str, bytes]]:
+    """Versions, newest first: a method changes, then a red function alone, then the red function so that it
+    calls another function of the file (whether it recurses is then the whole file's business)."""
     head = "import os\n\n\n# one\n# two\n"
-    red = "def red(a, b, c):\n" + "".join(f"    if a == {n}:\n        return {n}\n" for n in range(12))
-    return [(f"b{n}", (f"{head}{red}    return {-1 if n == count - 1 else 0}\n"
-                       f"class K:\n    def other(self):\n        return {n}\n").encode()) for n in range(count)]
+    red = "def red(a, b, c):\n" + "".join(f"    if a == {n}:\n        return {n}\n" for n in range(16))
+    texts = [(0, "0", 0), (0, "0", 1), (0, "1", 1), (0, "helper()", 1), (0, "helper()", 2)]
+    return [(f"b{n}", (f"{head}{red}    return {tail}\nclass K:\n    def other(self):\n        return {other}\n"
+                       "def helper():\n    return red(1, 2, 3)\n").encode())
+            for n, (_, tail, other) in enumerate(texts)]
 
 
-def test_a_version_is_parsed_whole_only_where_its_change_touched_a_unit_asked_about(
+def _cognitive(rows: list[list[object]]) -> list[object]:
+    return [row[4] for row in rows if row[0] == "LAD102"]
+
+
+def test_a_version_is_parsed_whole_only_where_its_change_met_a_unit_asked_about_that_calls_another(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
     settings = load_settings(tmp_path)
-    versions = _red_and_other(6)
+    versions, want = _red_and_other(), Wanted(frozenset({"red"}))
+    whole = BlobFindings(settings)
+    whole.derive = False
+    expected = whole.measure_file("m.py", want, versions)
     parsed: list[str] = []
     original = Analyzer.parse
     monkeypatch.setattr(Analyzer, "parse", lambda self, source, path: parsed.append(path) or original(self, source, path))
-    found = BlobFindings(settings).measure_file("m.py", Wanted(frozenset({"red"})), versions)
-    assert len(parsed) == 2  # the newest version, and the oldest one, where `red` changed
-    assert len({len(rows) for rows, _ in found.values()}) == 1 and found["b0"][0]  # red in every version
-    assert len({bodies["red"][1] for _, bodies in found.values()}) == 2  # two texts of `red`, two hashes
+    found = BlobFindings(settings).measure_file("m.py", want, versions)
+    assert len(parsed) == 2  # the newest version, and the one where `red` calls `helper`, which calls it back
+    assert found == expected
+    assert len({found[blob][1]["red"][1] for blob in found}) == 3  # three texts of `red`
     assert {row[2] for rows, _ in found.values() for row in rows} == {6}  # its line, in every version
+    assert _cognitive(found["b3"][0]) == [_cognitive(found["b2"][0])[0] + 1]  # the cycle through `helper` counts
 
 
 def test_the_walk_over_a_real_repository_reports_what_parsing_every_version_reports(

@@ -336,3 +336,32 @@ def test_check_without_recording_reads_the_history_once(tmp_path):
              "code = main(['check', '--no-record', '--no-cache', 'm.py'])\nprint(code, len(reads))\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert done.stdout.splitlines()[-1] == "0 1", done.stdout + done.stderr
+
+
+def test_a_units_two_hashes_rendered_once_are_its_hash_and_its_body_hash():
+    """The git walk hashes a unit and its name-less body from one rendering: the same two hashes as apart,
+    a nested function of the unit's own name and an async or class unit included."""
+    import sysconfig
+
+    from ladder_plugins.analysis.source import find_units
+
+    source = textwrap.dedent("""
+        def f(a):
+            def f(b):
+                return b
+            return f(a)
+
+        async def g() -> "g":
+            return g
+
+        class C:
+            def m(self, name='m'):
+                return name
+    """)
+    nodes = [u.node for u in find_units(ast.parse(source), "m.py", "app")]
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    for name in ("textwrap.py", "argparse.py", "ast.py"):
+        nodes += [u.node for u in find_units(ast.parse((stdlib / name).read_bytes()), name, "app")]
+    assert len(nodes) > 200
+    for node in nodes + [ast.parse(source).body[2]]:
+        assert identity.unit_hashes(node) == (unit_hash(node), identity.body_hash(node))

@@ -248,14 +248,16 @@ def body_hash(node: ast.AST) -> str:
 
 
 def unit_hashes(node: ast.AST) -> tuple[str, str]:
-    """:func:`unit_hash` and :func:`body_hash` of a unit, rendered once: the name is the first field a
-    function or class renders, so the name-less text is the same text with that field emptied."""
+    """:func:`unit_hash` and :func:`body_hash` of a unit, rendered once: fields render in name order, so the
+    unit's own name is the last ``name`` field (only ``returns`` comes after it, which holds no name of that
+    kind; type parameters may, and such a unit is rendered twice)."""
     text = _text(node)
     name = getattr(node, "name", None)
-    own = f"{type(node).__name__}{_SEP}({_SEP}name{_SEP}{ascii(name)}"
-    if not isinstance(name, str) or not text.startswith(own):
+    own = f"{_SEP}name{_SEP}{ascii(name)}"
+    at = text.rfind(own)
+    if not isinstance(name, str) or at < 0 or getattr(node, "type_params", None):
         return _digest(text), body_hash(node)
-    return _digest(text), _digest(f"{type(node).__name__}{_SEP}({_SEP}name{_SEP}''{text[len(own):]}")
+    return _digest(text), _digest(f"{text[:at]}{_SEP}name{_SEP}''{text[at + len(own):]}")
 
 
 def body_tokens(node: ast.AST) -> list[str]:

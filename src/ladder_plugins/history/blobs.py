@@ -22,18 +22,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
 from ..analysis.identity import unit_hashes, value_version
-from ..analysis.source import FunctionNode, decode, find_units, parse, split_lines
+from ..analysis.source import FunctionNode, ParsedSource, decode, find_units, parse, split_lines
 from ..config import Settings
 from ..errors import SourceError
 from .git import Repository
-from .outline import Outline, derive, outline_of
+from .outline import Outline, Spot, derive, outline_of
 
 if TYPE_CHECKING:
     import pluggy
 
     from ..analysis.analyzer import Analyzer
     from ..analysis.cache import AnalysisCache
-    from ..analysis.source import ParsedSource, Unit
+    from ..analysis.source import Unit
 
 __all__ = ["BlobFindings", "Bodies", "Row", "Wanted", "likeness", "unit_nodes"]
 
@@ -221,7 +221,7 @@ class BlobFindings:
             text = decode(data, rel)
         except SourceError:
             return ([], {}), None
-        derived = self._derived(split_lines(text), rel, want, last)
+        derived = self._derived(text, split_lines(text), rel, want, last)
         if derived is not None:
             return derived
         analyzer = self.analyzer()
@@ -239,26 +239,41 @@ class BlobFindings:
         red = analyzer.measure(parsed, [], file_rules=True).red
         return (rows + [_row(v, value_version(v.rule.key, v.actual)) for v in red], bodies), None
 
-    def _derived(self, lines: list[str], rel: str, want: Wanted,
+    def _derived(self, text: str, lines: list[str], rel: str, want: Wanted,
                  last: Optional[Outline]) -> Optional[tuple["_Measured", Optional[Outline]]]:
-        """A version's rows and bodies from the last one's, where its change touched none of the units asked
-        about: each such unit's text is the same, so it is what the memo of texts holds for it."""
+        """A version's rows and bodies from the last one's, where its change met statements that parse in
+        place: a unit asked about that the change did not meet has the same text, so it is what the memo of
+        texts holds for it; one it met is measured where it stands (:mod:`.outline` says when that is
+        exact)."""
         if last is None or want.file or not self.derive:
             return None
-        outline = derive(last, lines, rel, want.units)
-        if outline is None:
+        derived = derive(last, lines, rel, want.units)
+        if derived is None:
             return None
+        outline, tree = derived.outline, derived.tree
+        source = None if tree is None else ParsedSource(rel, text, lines, tree, outline.role, derived.comments,
+                                                        derived.changed, settings=self.settings)
         rows: list[Row] = []
         bodies: dict[str, list[str]] = {}
         for spot in outline.spots:
-            memo = (rel, outline.role, spot.key, spot.is_public, spot.is_test,
-                    "\n".join(outline.lines[spot.first - 1:spot.end]))
-            found = self._units.get(memo)
+            found = self._spot_rows(spot, source, rel, outline)
             if found is None:
                 return None
-            rows += [[*row[:2], spot.line, *row[3:]] for row in found[0]]
+            rows += found[0]
             bodies[spot.key] = found[1]
         return (rows, bodies), outline
+
+    def _spot_rows(self, spot: Spot, source: Optional[ParsedSource], rel: str,
+                   outline: Outline) -> Optional[tuple[list[Row], list[str]]]:
+        """The rows and hashes of a unit asked about, at its line in this version: measured where it stands
+        (``source``: the units the change met), else as the memo of texts has them (``None``: it has not)."""
+        unit = next((u for u in source.units if u.key == spot.key), None) if source is not None else None
+        if source is not None and unit is not None:
+            return self._unit_rows(self.analyzer(), source, unit)
+        memo = (rel, outline.role, spot.key, spot.is_public, spot.is_test,
+                "\n".join(outline.lines[spot.first - 1:spot.end]))
+        known = self._units.get(memo)
+        return None if known is None else ([[*row[:2], spot.line, *row[3:]] for row in known[0]], known[1])
 
     def _unit_rows(self, analyzer: Analyzer, parsed: ParsedSource, unit: Unit) -> tuple[list[Row], list[str]]:
         """A unit's rows and hashes, measured once per distinct text (its line is this version's)."""

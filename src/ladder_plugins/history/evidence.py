@@ -392,6 +392,8 @@ class GitEvidence:
         if repo is None or commits is None:
             return None
         changes = commits.changes_at(at.commit)
+        if not any(_is_blob(c.old_blob) for c in changes):
+            return None  # the commit only added files: nothing was taken away that the unit could come from
         nodes = self.blobs.nodes(repo, [(at.blob, at.path)] + [
             pair for c in changes for pair in ((c.old_blob, c.old_path), (c.blob, c.path)) if _is_blob(pair[0])])
         gone = _gone(changes, nodes)

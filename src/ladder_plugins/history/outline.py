@@ -33,15 +33,18 @@ May import: ``analysis.source``. Must not import the rest of ``history``.
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, replace
-from typing import Optional, Sequence
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Mapping, NamedTuple, Optional, Sequence
 
-from ..analysis.source import ParsedSource, find_units, parse
+from ..analysis.source import ParsedSource, Unit, find_units, parse, read_comments
 from ..errors import SourceError
 
-__all__ = ["Outline", "Spot", "derive", "outline_of"]
+__all__ = ["Derived", "Outline", "Spot", "derive", "outline_of"]
 
+_WORD = re.compile(r"\w+")
 #: lines at the top of a file that decide its decoding and its role (roles reads 5; the encoding is in 2)
 _HEAD_LINES = 5
 
@@ -61,18 +64,31 @@ class Spot:
         return replace(self, line=self.line + by, first=self.first + by, end=self.end + by)
 
 
+class Span(NamedTuple):
+    """A unit of a version: its qualified name and lines, its first decorator's to its last."""
+
+    name: str
+    first: int
+    end: int
+
+
 @dataclass(frozen=True)
 class Statement:
     """One statement of a module or class body: its lines (decorators included) and the units it defines."""
 
     start: int
     end: int
-    names: frozenset[str]  # qualified names of the units defined in it, at any depth of classes
+    units: tuple["Span", ...]  # the units defined in it, at any depth of classes, in order
     body: Optional["Block"] = None  # a class's body, when it starts on a line of its own
 
     def moved(self, by: int) -> "Statement":
         body = None if self.body is None else self.body.moved(by)
-        return Statement(self.start + by, self.end + by, self.names, body)
+        units = tuple(Span(name, first + by, end + by) for name, first, end in self.units)
+        return Statement(self.start + by, self.end + by, units, body)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(span.name for span in self.units)
 
 
 @dataclass(frozen=True)
@@ -86,8 +102,11 @@ class Block:
     def moved(self, by: int) -> "Block":
         return Block(tuple(s.moved(by) for s in self.statements), self.indent, self.name)
 
-    def names(self) -> frozenset[str]:
-        return frozenset().union(*(s.names for s in self.statements))
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for s in self.statements for name in s.names)
+
+    def units(self) -> tuple["Span", ...]:
+        return tuple(span for s in self.statements for span in s.units)
 
 
 @dataclass(frozen=True)
@@ -99,30 +118,45 @@ class Outline:
     spots: tuple[Spot, ...]  # the units asked about that this version holds, in source order
     role: str
 
+    def before(self, line: int) -> list[Spot]:
+        return [spot for spot in self.spots if spot.end < line]
+
+    def after(self, line: int, by: int) -> list[Spot]:
+        """The spots after ``line``, moved by ``by`` lines."""
+        return [spot.moved(by) for spot in self.spots if spot.first > line]
+
 
 def outline_of(parsed: ParsedSource, wanted: frozenset[str]) -> Outline:
     """The outline of a parsed version, for the units ``wanted`` (keys)."""
-    spots = tuple(Spot(u.key, u.line, min([u.line] + [d.lineno for d in getattr(u.node, "decorator_list", [])]),
-                       u.end_line, u.is_public, u.is_test) for u in parsed.units if u.key in wanted)
-    defined = [(u.line, u.name) for u in parsed.units]
-    return Outline(parsed.lines, _block(parsed.tree.body, parsed.lines, defined, "", ""), spots, parsed.role)
+    spots = tuple(_spot(u) for u in parsed.units if u.key in wanted)
+    return Outline(parsed.lines, _block(parsed.tree.body, parsed.lines, _defined(parsed.units), "", ""), spots,
+                   parsed.role)
 
 
-def _block(body: Sequence[ast.stmt], lines: Sequence[str], defined: Sequence[tuple[int, str]], indent: str,
+def _defined(units: Sequence[Unit]) -> list[tuple[int, Span]]:
+    """(def line, span) of every unit, in line order."""
+    return [(u.line, Span(u.name, _first(u), u.end_line)) for u in units]
+
+
+def _first(unit: Unit) -> int:
+    return min([unit.line] + [d.lineno for d in unit.node.decorator_list])
+
+
+def _block(body: Sequence[ast.stmt], lines: Sequence[str], defined: Sequence[tuple[int, Span]], indent: str,
            name: str) -> Block:
-    """The outline of one body; ``defined``: (def line, qualified name) of every unit, in line order."""
+    """The outline of one body; ``defined``: (def line, span) of every unit, in line order."""
     statements = []
     at = [line for line, _ in defined]
     for node in body:
         start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         end = node.end_lineno or node.lineno
-        names = frozenset(name for _, name in defined[bisect_left(at, start):bisect_right(at, end)])
+        units = tuple(span for _, span in defined[bisect_left(at, start):bisect_right(at, end)])
         inner = _body(node, lines, defined) if isinstance(node, ast.ClassDef) else None
-        statements.append(Statement(start, end, names, inner))
+        statements.append(Statement(start, end, units, inner))
     return Block(tuple(statements), indent, name)
 
 
-def _body(node: ast.ClassDef, lines: Sequence[str], defined: Sequence[tuple[int, str]]) -> Optional[Block]:
+def _body(node: ast.ClassDef, lines: Sequence[str], defined: Sequence[tuple[int, Span]]) -> Optional[Block]:
     """A class's body, where its first statement starts a line of its own (not ``class C: x = 1``)."""
     first = node.body[0]
     if first.lineno <= node.lineno or first.lineno > len(lines):
@@ -131,24 +165,94 @@ def _body(node: ast.ClassDef, lines: Sequence[str], defined: Sequence[tuple[int,
     return _block(node.body, lines, defined, lead, node.name) if lead and not lead.strip() else None
 
 
-def derive(last: Outline, lines: Sequence[str], path: str, wanted: frozenset[str]) -> Optional[Outline]:
-    """The outline of the version of ``lines`` (the file at ``path``), made from ``last``'s, when the region
-    the two differ in touches no unit of a name in ``wanted``; ``None`` when the version must be parsed."""
+@dataclass(frozen=True)
+class Derived:
+    """A version made from the last one: its outline and, parsed where they stand, the units asked about
+    that the statements its change met define (keys and lines as the version has them), with the tree
+    and comments measuring them takes."""
+
+    outline: Outline
+    changed: tuple[Unit, ...] = ()
+    tree: Optional[ast.Module] = None
+    comments: Mapping[int, str] = field(default_factory=dict)
+
+
+def derive(last: Outline, lines: Sequence[str], path: str, wanted: frozenset[str]) -> Optional[Derived]:
+    """The version of ``lines`` (the file at ``path``) made from ``last``; ``None`` when it must be parsed
+    whole: its change reaches its role, its region does not parse in place, a unit asked about comes, goes
+    or is numbered anew, or one the change met may call another unit (whether it recurses is then a fact
+    of the whole file)."""
     region = _region(last.lines, lines)
     if region is None:
         return None
     site = _descend(last.module, *region[:2])
-    asked = {key.split("#", 1)[0] for key in wanted}
-    if site.met.names() & asked:
-        return None
     grown = region[2]
-    fresh = _parse_in_place(site, lines[site.start - 1:site.end + grown], path)
-    if fresh is None or Block(fresh, "").names() & asked:
+    fragment = _parse_in_place(site, lines, grown, path)
+    if fragment is None or not _same_asked(site.met.names(), fragment.units, wanted):
         return None
-    module = _spliced(site, fresh, grown)
-    if module is None:
+    module = _spliced(site, fragment.statements, grown)
+    changed = _keyed(site, fragment.units, wanted)
+    if module is None or not all(_alone(unit, lines, module.units()) for unit in changed):
         return None
-    return Outline(lines, module, tuple(s.moved(grown if s.line > site.end else 0) for s in last.spots), last.role)
+    spots = (*last.before(site.start), *map(_spot, changed), *last.after(site.end, grown))
+    return Derived(Outline(lines, module, spots, last.role), tuple(changed), fragment.tree,
+                   read_comments(fragment.text) if changed else {})
+
+
+def _same_asked(before: Sequence[str], after: Sequence[Unit], wanted: frozenset[str]) -> bool:
+    """Whether the region defines as many units of each name asked about as it did: else one came or went,
+    and the units of its name after the region may be numbered anew."""
+    asked = {key.split("#", 1)[0] for key in wanted}
+    return Counter(n for n in before if n in asked) == Counter(u.name for u in after if u.name in asked)
+
+
+def _spot(unit: Unit) -> Spot:
+    return Spot(unit.key, unit.line, _first(unit), unit.end_line, unit.is_public, unit.is_test)
+
+
+def _keyed(site: "_Site", units: Sequence[Unit], wanted: frozenset[str]) -> list[Unit]:
+    """The units asked about among ``units`` (the region's), keyed as the whole file numbers them: after
+    the units of the same name before the region."""
+    seen = Counter(name for outer, at in site.chain for s in outer.statements[:at] for name in s.names)
+    seen.update(name for s in site.block.statements if s.end < site.start for name in s.names)
+    found = []
+    for unit in units:
+        seen[unit.name] += 1
+        key = unit.name if seen[unit.name] == 1 else f"{unit.name}#{seen[unit.name]}"
+        if key in wanted:
+            found.append(replace(unit, key=key))
+    return found
+
+
+def _alone(unit: Unit, lines: Sequence[str], units: Sequence[Span]) -> bool:
+    """Whether no path of calls can lead from ``unit`` back to it through another unit of the file (``units``:
+    all of them): then whether it recurses is its own text's business. A call of a unit names it, so a path
+    of calls is a path of words: from a unit to each function of the module, and (from a method) each method
+    of its class, that a word of its text names."""
+    named: dict[tuple[str, str], list[Span]] = {}
+    for span in units:
+        scope, _, short = span.name.rpartition(".")
+        named.setdefault((scope, short), []).append(span)
+    me = Span(unit.name, _first(unit), unit.end_line)
+    todo, seen = [me], {me}
+    while todo:
+        caller = todo.pop()
+        callees = _callees(caller, "\n".join(lines[caller.first - 1:caller.end]), named)
+        if caller != me and me in callees:
+            return False
+        todo += [callee for callee in callees if callee not in seen]
+        seen.update(callees)
+    return True
+
+
+def _callees(caller: Span, text: str, named: Mapping[tuple[str, str], list[Span]]) -> set[Span]:
+    """The units a word of ``text`` (``caller``'s) names: functions of the module, methods of its class."""
+    scope = caller.name.rpartition(".")[0]
+    found: set[Span] = set()
+    for word in set(_WORD.findall(text)):
+        found.update(named.get(("", word), ()))
+        found.update(named.get((scope, word), ()) if scope else ())
+    return found
 
 
 def _spliced(site: "_Site", fresh: tuple[Statement, ...], grown: int) -> Optional[Block]:
@@ -167,7 +271,7 @@ def _spliced(site: "_Site", fresh: tuple[Statement, ...], grown: int) -> Optiona
     for outer, at in reversed(site.chain):
         holder = outer.statements[at]
         rest = Block(outer.statements[at + 1:], outer.indent).moved(grown)
-        rebuilt = Block((*outer.statements[:at], Statement(holder.start, holder.end + grown, rebuilt.names(), rebuilt),
+        rebuilt = Block((*outer.statements[:at], Statement(holder.start, holder.end + grown, rebuilt.units(), rebuilt),
                          *rest.statements), outer.indent, outer.name)
     return rebuilt
 
@@ -228,32 +332,52 @@ def _touched(block: Block, lo: int, hi: int) -> list[int]:
     return [at for at, s in enumerate(block.statements) if s.start <= hi and s.end >= lo]
 
 
-def _parse_in_place(site: _Site, region: Sequence[str], path: str) -> Optional[tuple[Statement, ...]]:
-    """The statements of ``region`` (the new version's lines from line ``site.start``) parsed where they
-    stand: inside the classes the site's chain leads to, each header at its own indentation, after a
-    statement at the body's indentation; ``None`` when they do not parse there alone."""
+@dataclass(frozen=True)
+class _Fragment:
+    """A region of a version parsed where it stands: its statements and units (lines as the version has
+    them, keys as the region alone numbers them), the tree, and the text parsed (its lines the version's)."""
+
+    statements: tuple[Statement, ...]
+    units: tuple[Unit, ...] = ()
+    tree: Optional[ast.Module] = None
+    text: str = ""
+
+
+def _parse_in_place(site: _Site, lines: Sequence[str], grown: int, path: str) -> Optional[_Fragment]:
+    """The new version's statements where the old one's ``site`` was, parsed where they stand: after the
+    headers of the classes the site's chain leads to and a statement at the body's indentation; ``None``
+    when they do not parse there alone."""
+    region = lines[site.start - 1:site.end + grown]
     if not region:
-        return ()
-    prelude = _prelude(site)
+        return _Fragment(())
+    prelude = _prelude(site, lines)
+    pad = site.start - 1 - len(prelude)  # blank lines, so that the region's lines are the version's
+    if pad < 0:
+        return None
+    text = "\n" * pad + "\n".join([*prelude, *region]) + "\n"
     try:
-        tree = parse("\n".join([*prelude, *region]) + "\n", path)
+        tree = parse(text, path)
     except (SourceError, RecursionError, MemoryError):
         return None
     body: list[ast.stmt] = tree.body
-    for _ in site.chain:  # each wrapper holds just the next one, and the innermost the region after its "pass"
+    for _ in site.chain:  # each header holds just the next one, and the innermost the region after its "pass"
         if len(body) != 1 or not isinstance(body[0], ast.ClassDef):
             return None
         body = body[0].body
-    defined = [(u.line, u.name) for u in find_units(tree, path, "app")]
-    lines = [""] * len(prelude) + list(region)
-    found = _block(body[1:] if site.chain else body, lines, defined, site.block.indent, site.block.name)
-    return found.moved(site.start - 1 - len(prelude)).statements
+    units = find_units(tree, path, "app")
+    found = _block(body[1:] if site.chain else body, lines, _defined(units), site.block.indent, site.block.name)
+    return _Fragment(found.statements, units, tree, text)
 
 
-def _prelude(site: _Site) -> list[str]:
-    """The lines that put a region where it stands: its classes' headers, then a statement of the body."""
+def _prelude(site: _Site, lines: Sequence[str]) -> list[str]:
+    """The lines that put a region where it stands: its classes' own headers (decorators, bases and all),
+    then a statement at the body's indentation."""
     if not site.chain:
         return []
-    chain = [outer for outer, _ in site.chain]
-    headers = [f"{outer.indent}class {inner.name}:" for outer, inner in zip(chain, [*chain[1:], site.block])]
+    headers = [line for outer, at in site.chain for line in _header(outer.statements[at], lines)]
     return [*headers, f"{site.block.indent}pass"]
+
+
+def _header(holder: Statement, lines: Sequence[str]) -> Sequence[str]:
+    assert holder.body is not None  # a statement of the chain is a class with a body
+    return lines[holder.start - 1:holder.body.statements[0].start - 1]
