@@ -38,7 +38,7 @@ CHECK_LOADS = {
     "ladder_plugins.errors",
     "ladder_plugins.history", "ladder_plugins.history.aggregate", "ladder_plugins.history.events",
     "ladder_plugins.history.gate", "ladder_plugins.history.log", "ladder_plugins.history.pipeline",
-    "ladder_plugins.history.preflight", "ladder_plugins.history.pruning", "ladder_plugins.history.recorder",
+    "ladder_plugins.history.preflight", "ladder_plugins.history.recorder",
     "ladder_plugins.history.recurrence", "ladder_plugins.history.run", "ladder_plugins.history.store",
     "ladder_plugins.history.workspace",
     "ladder_plugins.hookspecs",

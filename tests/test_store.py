@@ -619,14 +619,14 @@ def recurrence_trend(events, settings):
 
 
 def test_a_log_that_starts_within_retention_is_not_surveyed_on_every_write(tmp_path, monkeypatch):
-    import ladder_plugins.history.store as store_module
+    import ladder_plugins.history.pruning as pruning_module
 
     settings = project_settings(tmp_path, "[tool.ladder.history]\nretention_days = 30\n")
     store = HistoryStore(settings)
     with store.transaction() as tx:
         tx.append([make_event(when=at(0)), make_event(unit_hash="h2", when=at(40))], now=at(40))  # folds day 0
     surveys = []
-    monkeypatch.setattr(store_module, "survey", lambda *args: surveys.append(args) or store_module.Survey())
+    monkeypatch.setattr(pruning_module, "survey", lambda *args: surveys.append(args) or pruning_module.Survey())
     for day in (41, 42, 43):
         HistoryStore(settings).append_events([make_event(unit_hash=f"d{day}", when=at(day))], now=at(day))
     assert surveys == []

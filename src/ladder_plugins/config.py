@@ -236,16 +236,15 @@ def read_pyproject(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: nested too deeply to read; expected a pyproject.toml of ordinary depth") from None
 
 
-def _project_name(path: Optional[Path]) -> Optional[str]:
-    if path is None or not path.is_file():
-        return None
-    project = read_pyproject(path).get("project", {})
+def _project_name(pyproject: Mapping[str, Any]) -> Optional[str]:
+    project = pyproject.get("project", {})
     name = project.get("name") if isinstance(project, dict) else None
     return name if isinstance(name, str) and name else None
 
 
-def _ladder_table(path: Path) -> Optional[dict[str, Any]]:
-    table = read_pyproject(path).get("tool", {})
+def _ladder_table(path: Path, pyproject: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+    """``[tool.ladder]`` of ``pyproject`` (the parsed ``path``), ``None`` where it has none."""
+    table = pyproject.get("tool", {})
     if not isinstance(table, dict):
         return None
     ladder = table.get("ladder")
@@ -258,7 +257,7 @@ def _ladder_table(path: Path) -> Optional[dict[str, Any]]:
 
 def _configured_root(directory: Path) -> Optional[tuple[Path, Path]]:
     candidate = directory / "pyproject.toml"
-    if candidate.is_file() and _ladder_table(candidate) is not None:
+    if candidate.is_file() and _ladder_table(candidate, read_pyproject(candidate)) is not None:
         return directory, candidate
     return None
 
@@ -500,13 +499,14 @@ def _revs(check: _Checker, table: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 #: a git revision as a user writes one in git_since: a tag, a branch, ``HEAD~3``; never an option
-_REF = re.compile(r"[A-Za-z_][A-Za-z0-9._/~^@{}-]{0,199}")
-_HEX = re.compile(r"[0-9a-fA-F]{7,64}")
+#: (patterns, compiled by ``re`` at their first use: only a run given a revision needs them)
+_REF = r"[A-Za-z_][A-Za-z0-9._/~^@{}-]{0,199}"
+_HEX = r"[0-9a-fA-F]{7,64}"
 
 
 def _is_ref(text: str) -> bool:
     """A tag or branch name (not starting with a digit: a mistyped date stays an error), or a commit id."""
-    return bool(_REF.fullmatch(text) or _HEX.fullmatch(text))
+    return bool(re.fullmatch(_REF, text) or re.fullmatch(_HEX, text))
 
 
 _GIT_SINCE = '"all", an ISO-8601 date such as 2026-09-01, or a commit such as v2.0'
@@ -699,7 +699,8 @@ def load_settings(
 
         rules = {rule.key: rule for rule in known_rules()}
     root, file, found = _locate(start)
+    pyproject = read_pyproject(file) if file is not None and file.is_file() else {}  # read once for both
     if table is None:
-        table = (_ladder_table(file) if file else None) or {}
+        table = (_ladder_table(file, pyproject) if file else None) or {}
     settings = settings_from_table(table, root, file or root / "pyproject.toml", rules)
-    return dataclasses.replace(settings, project_name=_project_name(file), in_project=found)
+    return dataclasses.replace(settings, project_name=_project_name(pyproject), in_project=found)

@@ -74,31 +74,32 @@ def declared_anywhere(group: str) -> bool:
     if any(getattr(finder, "find_distributions", None) is not None and finder is not PathFinder
            for finder in sys.meta_path):
         return True
-    header = re.compile(rb"^[ \t]*\[[ \t]*" + re.escape(group.encode()) + rb"[ \t]*\][ \t]*\r?$", re.M)
-    return any(_directory_declares(entry or ".", header) for entry in sys.path)
+    return any(_directory_declares(entry or ".", group.encode()) for entry in sys.path)
 
 
-def _directory_declares(directory: str, header: re.Pattern[bytes]) -> bool:
+def _directory_declares(directory: str, group: bytes) -> bool:
     try:
         names = os.listdir(directory)
     except NotADirectoryError:  # a zip on sys.path
         return True
     except OSError:  # absent or unreadable: importlib.metadata finds nothing there either
         return False
-    return any(_declares(os.path.join(directory, name), header) for name in names)
+    # a site-packages holds hundreds of names: only a distribution's metadata is looked at
+    return any(_declares(os.path.join(directory, name), group) for name in names
+               if name.lower().endswith((".dist-info", ".egg-info", ".egg")))
 
 
-def _declares(path: str, header: re.Pattern[bytes]) -> bool:
-    low = path.lower()
-    if low.endswith(".egg"):
+def _declares(path: str, group: bytes) -> bool:
+    if path.lower().endswith(".egg"):
         return True
-    if not low.endswith((".dist-info", ".egg-info")):
-        return False
     try:
         with open(os.path.join(path, "entry_points.txt"), "rb") as handle:
-            return header.search(handle.read()) is not None
+            text = handle.read()
     except OSError:  # no entry points (or an egg-info file): nothing declared
         return False
+    # the section header's pattern is compiled only for a file that names the group at all
+    header = rb"^[ \t]*\[[ \t]*" + re.escape(group) + rb"[ \t]*\][ \t]*\r?$"
+    return group in text and re.search(header, text, re.M) is not None
 
 
 @lru_cache(maxsize=1)

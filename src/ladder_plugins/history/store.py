@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 from ..catalogue import plural
 from ..config import Settings
@@ -35,9 +35,11 @@ from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 from .aggregate import AGGREGATE_FORMAT, Aggregate
 from .events import SCHEMA_VERSION, Event, Record, compact
 from .log import EventLog, ReadResult, complete_lines, lines_between
-from .pruning import Survey, days_to_fold, leaving, prune_into, survey
 from .recurrence import cutoff
 from .run import CLOCK_SKEW, format_timestamp
+
+if TYPE_CHECKING:
+    from .pruning import Survey
 
 __all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
 
@@ -428,6 +430,8 @@ class HistoryStore:
             now = self._trusted_now(state.aggregate, now, run_id)
         if not (force or self._due(now)):
             return False
+        from .pruning import leaving  # imported only by a run that prunes
+
         limit = cutoff(self.settings, now)
         found, days = self._survey(limit)
         if found.newer or not (found.leaving or days or found.unreadable):
@@ -475,6 +479,8 @@ class HistoryStore:
 
     def _survey(self, limit: str) -> tuple[Survey, set[str]]:
         """The log measured, and the days the size cap folds (none when a newer schema wrote it)."""
+        from .pruning import days_to_fold, survey
+
         with self.log_file.open_read() as handle:
             found = survey(complete_lines(handle), limit)
             size = os.fstat(handle.fileno()).st_size
@@ -487,6 +493,8 @@ class HistoryStore:
                  unreadable: Sequence[tuple[int, int]]) -> tuple[int, Aggregate]:
         """Fold what leaves into ``folded.json``, keep the old log if it had unreadable lines, and
         replace the log by what stays; returns the new generation and the fold."""
+        from .pruning import prune_into
+
         folded, generation, _ = self.folded()
         fd, temp = tempfile.mkstemp(prefix=f".{self.log.name}.", dir=str(self.dir))
         fold_temp = ""
