@@ -22,7 +22,7 @@ import os
 import shutil
 import stat
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
@@ -40,8 +40,9 @@ from .run import CLOCK_SKEW, format_timestamp
 
 if TYPE_CHECKING:
     from .pruning import Survey
+    from .stats import StoreStats
 
-__all__ = ["HistoryStore", "Transaction", "LoadState", "StoreStats"]
+__all__ = ["HistoryStore", "Transaction", "LoadState"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
@@ -60,24 +61,6 @@ class LoadState:
     skipped: int
     generation: int
     read_only: bool
-
-
-@dataclass(frozen=True)
-class StoreStats:
-    path: str
-    exists: bool
-    size: int
-    events: int
-    oldest: Optional[str]
-    newest: Optional[str]
-    skipped_lines: int
-    schema_version: int
-    newer_schema: bool
-    fingerprints: int
-    folded_fingerprints: int
-    lines_by_schema: dict[int, int] = field(default_factory=dict)
-    unresolved: int = 0
-    untrusted_entries: int = 0  # entries of folded.json not of their shape: skipped, kept
 
 
 #: What decoding a cache file that parses but holds values of the wrong shape or size raises.
@@ -594,6 +577,8 @@ class HistoryStore:
         return ids
 
     def stats(self) -> StoreStats:
+        from .stats import StoreStats
+
         agg, read, read_only = self.load_readonly()
         folded, _, _ = self.folded()
         return StoreStats(
