@@ -73,3 +73,10 @@ def test_body_lines_from_the_file_s_counts_are_the_unit_s_own():
     counts = code_line_counts(lines)
     nodes = [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.FunctionDef)]
     assert [function_lines(n, lines, counts) for n in nodes] == [function_lines(n, lines) for n in nodes] == [6, 3]
+
+
+def test_lines_split_where_the_tokenizer_splits_them_with_or_without_other_breaks():
+    plain = "def f():\r\n    return 1\rx = 2\n\n"
+    assert split_lines(plain) == ["def f():", "    return 1", "x = 2", ""]
+    for other in ("\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"):
+        assert split_lines(f"a = 1  # {other}\nb = 2\n") == [f"a = 1  # {other}", "b = 2"]

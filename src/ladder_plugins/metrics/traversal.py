@@ -281,6 +281,14 @@ class _Walk:
         self.b += 1
         self.push(_children(node), nesting, bits & _CARRY)
 
+    def visit_attribute(self, node: ast.Attribute, nesting: int, bits: int) -> None:
+        """``a.b.c``, a quarter of the nodes walked: only its innermost value may hold anything counted."""
+        value = node.value
+        while type(value) is ast.Attribute:
+            value = value.value
+        if type(value) not in _LEAVES:
+            self.stack.append(([value], nesting, bits & _CARRY))
+
     def visit_compare(self, node: ast.Compare, nesting: int, bits: int) -> None:
         self.c += len(node.ops)
         self.push(_children(node), nesting, bits & _CARRY)
@@ -313,6 +321,7 @@ _BY_TYPE: dict[type, Callable[..., None]] = {
     ast.AugAssign: _Walk.visit_target, ast.AnnAssign: _Walk.visit_target, ast.NamedExpr: _Walk.visit_target,
     ast.withitem: _Walk.visit_target, ast.comprehension: _Walk.visit_comprehension,
     ast.Yield: _Walk.visit_yield, ast.YieldFrom: _Walk.visit_yield, ast.Compare: _Walk.visit_compare,
+    ast.Attribute: _Walk.visit_attribute,
 }
 if hasattr(ast, "Match"):
     _BY_TYPE.update({ast.Match: _Walk.visit_match, ast.match_case: _Walk.visit_case})
