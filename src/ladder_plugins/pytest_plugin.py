@@ -49,7 +49,7 @@ class _State:
     #: the tests the session runs (after ``-k``, ``--deselect``), by file: what ``min_assertions`` judges
     collected: dict[str, frozenset[str]] = field(default_factory=dict)
     #: each collected test's parent (module or class): its file and the qualifier of its tests' names
-    places: dict[pytest.Node, tuple[str, str]] = field(default_factory=dict)
+    places: dict[str, tuple[str, str]] = field(default_factory=dict)  # by the parent's node id
     events: list[Any] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     outcome: Any = None
@@ -185,7 +185,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 
 def _collected_tests(items: list[pytest.Item], root: Path,
-                     places: dict[pytest.Node, tuple[str, str]]) -> dict[str, frozenset[str]]:
+                     places: dict[str, tuple[str, str]]) -> dict[str, frozenset[str]]:
     """Qualified names of the test functions pytest collected, by file (relative POSIX path).
 
     A session may hold thousands of tests in a few files: each item costs a dict lookup of its parent (a
@@ -196,10 +196,11 @@ def _collected_tests(items: list[pytest.Item], root: Path,
     for item in items:
         if not isinstance(item, pytest.Function) or item.parent is None:
             continue
-        place = places.get(item.parent)
+        place = places.get(item.parent.nodeid)
         if place is None:
             outer = [part for part in item.parent.nodeid.split("::")[1:] if part != "()"]  # "()": pytest < 7
-            place = places[item.parent] = (relative_path(item.path, root)[0], "".join(f"{o}." for o in outer))
+            place = places[item.parent.nodeid] = (relative_path(item.path, root)[0],
+                                                  "".join(f"{o}." for o in outer))
         found.setdefault(place[0], set()).add(place[1] + item.originalname)
     return {rel: frozenset(names) for rel, names in found.items()}
 

@@ -26,7 +26,7 @@ from .discovery import SourceFile, discover
 from .identity import fingerprint, unit_hash, value_version
 from .report import AnalysisResult, FileReport, MetricValues, UnitReport, Violation
 from .roles import FileMarks, GitAttributes, resolve_role
-from .source import ParsedSource, Unit, decode, find_units, parse, read_comments, split_lines
+from .source import ParsedSource, Unit, decode, find_units, header_lines, parse, read_comments, split_lines
 from .suppressions import Suppression, parse_suppressions
 from .thresholds import RED, severity
 
@@ -54,14 +54,6 @@ def _suppressions(source: ParsedSource, rules: Sequence[Rule]) -> dict[int, list
         if found:
             by_line[line] = found
     return by_line
-
-
-def _header_lines(tree: ast.Module) -> int:
-    """Last line of the module header (before the first statement that is not a docstring)."""
-    body = tree.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]
-    return (body[0].lineno - 1) if body else 10**9
 
 
 def _signature_lines(unit: Unit) -> range:
@@ -100,7 +92,7 @@ class _Judge:
         self.found: list[Violation] = []
         self.suppressed: list[Violation] = []
         self.by_line = _suppressions(source, rules)
-        header = _header_lines(source.tree)
+        header = header_lines(source.tree)
         self.file_lines = [1] + [n for n in self.by_line if n <= header]
         self._hashes: dict[int, str] = {}
 

@@ -17,6 +17,7 @@ wrong shape is set aside like any damaged cache entry.
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
@@ -25,6 +26,7 @@ from ..analysis.identity import unit_hashes, value_version
 from ..analysis.source import FunctionNode, ParsedSource, decode, find_units, parse, split_lines
 from ..config import Settings
 from ..errors import SourceError
+from ..plugins import BUILTIN_PLUGINS
 from .git import Repository
 from .outline import Outline, Spot, derive, outline_of
 
@@ -215,8 +217,7 @@ class BlobFindings:
 
     def _measure(self, data: bytes, rel: str, want: Wanted,
                  last: Optional[Outline]) -> tuple["_Measured", Optional[Outline]]:
-        """One version's rows and bodies, and its outline for the next version (none where file rules are
-        asked for: any change may change them)."""
+        """One version's rows and bodies, and its outline for the next version."""
         try:
             text = decode(data, rel)
         except SourceError:
@@ -234,21 +235,23 @@ class BlobFindings:
         for unit in (u for u in parsed.units if u.key in want.units):
             found, bodies[unit.key] = self._unit_rows(analyzer, parsed, unit)
             rows += found
-        if not want.file:
-            return (rows, bodies), outline_of(parsed, want.units)
-        red = analyzer.measure(parsed, [], file_rules=True).red
-        return (rows + [_row(v, value_version(v.rule.key, v.actual)) for v in red], bodies), None
+        if want.file:
+            rows += [_row(v, value_version(v.rule.key, v.actual)) for v in
+                     analyzer.measure(parsed, [], file_rules=True).red]
+        return (rows, bodies), outline_of(parsed, want.units)
 
     def _derived(self, text: str, lines: list[str], rel: str, want: Wanted,
                  last: Optional[Outline]) -> Optional[tuple["_Measured", Optional[Outline]]]:
         """A version's rows and bodies from the last one's, where its change met statements that parse in
         place: a unit asked about that the change did not meet has the same text, so it is what the memo of
         texts holds for it; one it met is measured where it stands (:mod:`.outline` says when that is
-        exact)."""
-        if last is None or want.file or not self.derive:
+        exact). File rules are measured from the version's lines where all of the role's are worked out
+        from lines alone and the module's header is as it was."""
+        if last is None or not self.derive:
             return None
-        derived = derive(last, lines, rel, want.units)
-        if derived is None:
+        derived = derive(last, text, lines, rel, want.units)
+        file_rows = self._file_rows(derived.outline, rel, text) if derived is not None and want.file else []
+        if derived is None or file_rows is None:
             return None
         outline, tree = derived.outline, derived.tree
         source = None if tree is None else ParsedSource(rel, text, lines, tree, outline.role, derived.comments,
@@ -261,7 +264,23 @@ class BlobFindings:
                 return None
             rows += found[0]
             bodies[spot.key] = found[1]
-        return (rows, bodies), outline
+        return (rows + file_rows, bodies), outline
+
+    def _file_rows(self, outline: Outline, rel: str, text: str) -> Optional[list[Row]]:
+        """The red file-rule violations of a version not parsed whole, or ``None`` where that needs its syntax
+        tree: a file rule with a limit for its role that reads more than lines, a file metric of a plugin
+        not built in, or a header that may have changed (its suppressions)."""
+        analyzer, header = self.analyzer(), outline.header
+        tree_rules = [rule for rule in analyzer.file_rules if not rule.from_lines
+                      and self.settings.limit(outline.role, rule.key) is not None]
+        hooks = analyzer.pm.hook.ladder_file_metrics.get_hookimpls()
+        if header is None or tree_rules or any(hook.plugin_name not in BUILTIN_PLUGINS for hook in hooks):
+            return None
+        # the module's first statement after its docstring, where the header ends, is all the tree says
+        first: list[ast.stmt] = [] if header >= 10**9 else [ast.Pass(lineno=header + 1, col_offset=0)]
+        source = ParsedSource(rel, text, outline.lines, ast.Module(body=first, type_ignores=[]), outline.role,
+                              outline.header_comments, settings=self.settings)
+        return [_row(v, value_version(v.rule.key, v.actual)) for v in analyzer.measure(source, [], file_rules=True).red]
 
     def _spot_rows(self, spot: Spot, source: Optional[ParsedSource], rel: str,
                    outline: Outline) -> Optional[tuple[list[Row], list[str]]]:

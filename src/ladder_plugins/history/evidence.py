@@ -392,11 +392,9 @@ class GitEvidence:
         if repo is None or commits is None:
             return None
         changes = commits.changes_at(at.commit)
-        if not any(_is_blob(c.old_blob) for c in changes):
-            return None  # the commit only added files: nothing was taken away that the unit could come from
-        nodes = self.blobs.nodes(repo, [(at.blob, at.path)] + [
-            pair for c in changes for pair in ((c.old_blob, c.old_path), (c.blob, c.path)) if _is_blob(pair[0])])
-        gone = _gone(changes, nodes)
+        gone, nodes = _gone(changes, self.blobs, repo, at)
+        if not gone:
+            return None
         same = min(((path, old_key) for path, old_key, node in gone if body_hash(node) == body), default=None)
         if same is not None:
             return same[0], same[1], True
@@ -804,13 +802,23 @@ def _is_blob(blob: str) -> bool:
     return bool(blob.strip("0"))
 
 
-def _gone(changes: Sequence[Change],
-          nodes: Mapping[str, Mapping[str, FunctionNode]]) -> list[tuple[str, str, FunctionNode]]:
+def _gone(changes: Sequence[Change], blobs: BlobFindings, repo: Repository,
+          at: FileVersion) -> tuple[list[tuple[str, str, FunctionNode]], Mapping[str, Mapping[str, FunctionNode]]]:
     """(path in the parent, key, node) of each unit ``changes`` took away: in a file's old blob, not in its new
-    one under the same key (a deleted file took all of its units)."""
-    return [(change.old_path, key, node) for change in changes if _is_blob(change.old_blob)
-            for key, node in sorted(nodes[change.old_blob].items())
-            if not _is_blob(change.blob) or key not in nodes[change.blob]]
+    one under the same key (a deleted file took all of its units); and the units of the blobs read, ``at``'s
+    included. A commit that only added files took nothing away, and nothing is read."""
+    taken = [change for change in changes if _is_blob(change.old_blob)]
+    if not taken:
+        return [], {}
+    nodes = blobs.nodes(repo, [(at.blob, at.path)] + [(c.old_blob, c.old_path) for c in taken]
+                        + [(c.blob, c.path) for c in changes if _is_blob(c.blob)])
+    return [(change.old_path, key, node) for change in taken for key, node in _lost(change, nodes)], nodes
+
+
+def _lost(change: Change, nodes: Mapping[str, Mapping[str, FunctionNode]]) -> list[tuple[str, FunctionNode]]:
+    """The units of a change's old blob that its new one has not under the same key."""
+    kept = nodes[change.blob] if _is_blob(change.blob) else {}
+    return [(key, node) for key, node in sorted(nodes[change.old_blob].items()) if key not in kept]
 
 
 def _most_alike(mine: Optional[FunctionNode],

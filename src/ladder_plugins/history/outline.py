@@ -13,8 +13,8 @@ one defines, and where the units asked about are. :func:`derive` makes the next
 version's outline from the last one, or says ``None`` where the version must be
 parsed whole:
 
-- the region reaches the file's first lines (its encoding declaration, the header a
-  generated file is known by) or holds a ``ladder:`` comment (a role pragma);
+- the change makes the file's header say "generated" where it did not, or the reverse,
+  or holds a ``ladder:`` comment (a role pragma): the role may differ;
 - a statement the region touches, or one it holds now, defines a unit of a name asked
   about (so the unit changed, appeared, went, or its ``#n`` may have);
 - the region's statements do not parse alone, in their class as the file nests them
@@ -27,7 +27,12 @@ grammar once each parses in its place, so a version whose region parses in place
 parses whole; a region that would change how the lines after it nest (a dedent, an
 open bracket) does not parse in place.
 
-May import: ``analysis.source``. Must not import the rest of ``history``.
+Where the change leaves the module's header (its first lines, down to its first statement
+after the docstring) as it was, the version's file-level suppressions are the last one's
+too: the outline keeps the header's end and its comments, for file rules measured from
+the version's lines alone.
+
+May import: ``analysis``. Must not import the rest of ``history``.
 """
 
 from __future__ import annotations
@@ -39,14 +44,13 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Mapping, NamedTuple, Optional, Sequence
 
-from ..analysis.source import ParsedSource, Unit, find_units, parse, read_comments
+from ..analysis.roles import generated_header
+from ..analysis.source import ParsedSource, Unit, find_units, header_lines, parse, read_comments
 from ..errors import SourceError
 
 __all__ = ["Derived", "Outline", "Spot", "derive", "outline_of"]
 
 _WORD = re.compile(r"\w+")
-#: lines at the top of a file that decide its decoding and its role (roles reads 5; the encoding is in 2)
-_HEAD_LINES = 5
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,17 @@ class Outline:
     module: Block
     spots: tuple[Spot, ...]  # the units asked about that this version holds, in source order
     role: str
+    generated: bool  # whether its header marks it generated (its role may come from that)
+    #: the last line of the module's header (``None``: not known) and the comments up to it (line 1's too),
+    #: which file-level suppressions are read from
+    header: Optional[int] = None
+    header_comments: Mapping[int, str] = field(default_factory=dict)
+
+    def header_kept(self, changed: int, then: "Outline") -> "Outline":
+        """``then`` (the next version, changed from line ``changed`` on) with this one's header, where the
+        change left it as it was."""
+        kept = self.header is not None and changed > self.header + 1
+        return replace(then, header=self.header, header_comments=self.header_comments) if kept else then
 
     def before(self, line: int) -> list[Spot]:
         return [spot for spot in self.spots if spot.end < line]
@@ -129,8 +144,10 @@ class Outline:
 def outline_of(parsed: ParsedSource, wanted: frozenset[str]) -> Outline:
     """The outline of a parsed version, for the units ``wanted`` (keys)."""
     spots = tuple(_spot(u) for u in parsed.units if u.key in wanted)
+    header = header_lines(parsed.tree)
+    comments = {line: text for line, text in parsed.comments.items() if line <= max(header, 1)}
     return Outline(parsed.lines, _block(parsed.tree.body, parsed.lines, _defined(parsed.units), "", ""), spots,
-                   parsed.role)
+                   parsed.role, generated_header(parsed.text[:2000]), header, comments)
 
 
 def _defined(units: Sequence[Unit]) -> list[tuple[int, Span]]:
@@ -177,17 +194,16 @@ class Derived:
     comments: Mapping[int, str] = field(default_factory=dict)
 
 
-def derive(last: Outline, lines: Sequence[str], path: str, wanted: frozenset[str]) -> Optional[Derived]:
-    """The version of ``lines`` (the file at ``path``) made from ``last``; ``None`` when it must be parsed
-    whole: its change reaches its role, its region does not parse in place, a unit asked about comes, goes
-    or is numbered anew, or one the change met may call another unit (whether it recurses is then a fact
-    of the whole file)."""
+def derive(last: Outline, text: str, lines: Sequence[str], path: str, wanted: frozenset[str]) -> Optional[Derived]:
+    """The version of ``text`` (``lines``, the file at ``path``) made from ``last``; ``None`` when it must be
+    parsed whole: its change reaches its role, its region does not parse in place, a unit asked about comes,
+    goes or is numbered anew, or one the change met may call another unit (whether it recurses is then a
+    fact of the whole file)."""
     region = _region(last.lines, lines)
-    if region is None:
+    if region is None or generated_header(text[:2000]) != last.generated:
         return None
-    site = _descend(last.module, *region[:2])
-    grown = region[2]
-    fragment = _parse_in_place(site, lines, grown, path)
+    site, grown = _descend(last.module, *region[:2]), region[2]
+    fragment = _parse_in_place(site, lines, grown, (path, last.role))
     if fragment is None or not _same_asked(site.met.names(), fragment.units, wanted):
         return None
     module = _spliced(site, fragment.statements, grown)
@@ -195,8 +211,8 @@ def derive(last: Outline, lines: Sequence[str], path: str, wanted: frozenset[str
     if module is None or not all(_alone(unit, lines, module.units()) for unit in changed):
         return None
     spots = (*last.before(site.start), *map(_spot, changed), *last.after(site.end, grown))
-    return Derived(Outline(lines, module, spots, last.role), tuple(changed), fragment.tree,
-                   read_comments(fragment.text) if changed else {})
+    outline = last.header_kept(min(site.start, region[0]), Outline(lines, module, spots, last.role, last.generated))
+    return Derived(outline, tuple(changed), fragment.tree, read_comments(fragment.text) if changed else {})
 
 
 def _same_asked(before: Sequence[str], after: Sequence[Unit], wanted: frozenset[str]) -> bool:
@@ -279,7 +295,7 @@ def _spliced(site: "_Site", fresh: tuple[Statement, ...], grown: int) -> Optiona
 def _region(old: Sequence[str], new: Sequence[str]) -> Optional[tuple[int, int, int]]:
     """Where ``new`` differs from ``old``: (lo, hi, grown), the lines ``lo``..``hi`` of ``old`` (1-based;
     ``hi = lo - 1`` where lines were only added) became ``hi - lo + 1 + grown`` lines; ``None`` where the
-    difference reaches the file's first lines or a ``ladder:`` comment, which decide the file's role."""
+    difference holds a ``ladder:`` comment (a role pragma, and suppressions the region's units do not hold)."""
     same = min(len(old), len(new))
     head = 0
     while head < same and old[head] == new[head]:
@@ -287,8 +303,6 @@ def _region(old: Sequence[str], new: Sequence[str]) -> Optional[tuple[int, int, 
     tail = 0
     while tail < same - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
-    if head < _HEAD_LINES and not head == len(old) == len(new):
-        return None
     if any("ladder:" in line.lower() for line in (*old[head:len(old) - tail], *new[head:len(new) - tail])):
         return None
     return head + 1, len(old) - tail, len(new) - len(old)
@@ -343,10 +357,10 @@ class _Fragment:
     text: str = ""
 
 
-def _parse_in_place(site: _Site, lines: Sequence[str], grown: int, path: str) -> Optional[_Fragment]:
+def _parse_in_place(site: _Site, lines: Sequence[str], grown: int, file: tuple[str, str]) -> Optional[_Fragment]:
     """The new version's statements where the old one's ``site`` was, parsed where they stand: after the
     headers of the classes the site's chain leads to and a statement at the body's indentation; ``None``
-    when they do not parse there alone."""
+    when they do not parse there alone. ``file``: the file's path and role."""
     region = lines[site.start - 1:site.end + grown]
     if not region:
         return _Fragment(())
@@ -356,7 +370,7 @@ def _parse_in_place(site: _Site, lines: Sequence[str], grown: int, path: str) ->
         return None
     text = "\n" * pad + "\n".join([*prelude, *region]) + "\n"
     try:
-        tree = parse(text, path)
+        tree = parse(text, file[0])
     except (SourceError, RecursionError, MemoryError):
         return None
     body: list[ast.stmt] = tree.body
@@ -364,7 +378,7 @@ def _parse_in_place(site: _Site, lines: Sequence[str], grown: int, path: str) ->
         if len(body) != 1 or not isinstance(body[0], ast.ClassDef):
             return None
         body = body[0].body
-    units = find_units(tree, path, "app")
+    units = find_units(tree, *file)  # the file's role: which units are tests
     found = _block(body[1:] if site.chain else body, lines, _defined(units), site.block.indent, site.block.name)
     return _Fragment(found.statements, units, tree, text)
 
