@@ -18,7 +18,7 @@ import sys
 import sysconfig
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Optional
 
 FILES, COMMITS, DAYS = 60, 1500, 3 * 365
 END = datetime(2026, 11, 30, 18, 0, tzinfo=timezone.utc)
@@ -101,12 +101,21 @@ def _head(repo: Path) -> str:
     return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
 
 
-def cases(work: Path, case: Callable[..., object], ladder: str) -> list[object]:
-    """``ladder check`` on the clones: log only (warm), git warm, git cold (no analysis or blob cache)."""
+def cases(work: Path, case: Callable[..., object], ladder: str, radon: str) -> list[object]:
+    """``ladder check`` on the synthetic clones: cold (no ``.ladder``: a CI job that keeps no cache) with
+    git against ``radon cc`` on the same tree and against the log alone, warm with git against warm with
+    the log alone."""
     with_git, log_only = checkouts(work)
+    return project_cases("", (with_git, log_only), case, ladder, radon)
 
-    def cold() -> None:
-        shutil.rmtree(with_git / ".ladder", ignore_errors=True)
+
+def project_cases(label: str, trees: tuple[Path, Path], case: Callable[..., object], ladder: str,
+                  radon: str) -> list[object]:
+    """The cases for one repository: two work trees of it, one reading git, one told ``source = "log"``."""
+    with_git, log_only = trees
+
+    def cold(project: Path) -> Callable[[], None]:
+        return lambda: shutil.rmtree(project / ".ladder", ignore_errors=True)
 
     def warm(project: Path) -> Callable[[], None]:
         def run_once() -> None:
@@ -115,12 +124,43 @@ def cases(work: Path, case: Callable[..., object], ladder: str) -> list[object]:
         return run_once
 
     argv = [ladder, "check", "--no-record"]
+    name = f" {label}" if label else ""
+    radon_case = f"radon cc{name}"
+    log_cold = f"ladder check{name}, log only (cold)"
+    log_warm = f"ladder check{name}, log only (warm)"
     return [
-        case("ladder check, log only (warm)", argv, log_only, warm(log_only)),
-        case("ladder check, git (warm)", argv, with_git, warm(with_git), "ladder check, log only (warm)", 1.2),
-        case("ladder check, git (cold)", argv, with_git, cold),
-        case("ladder check -j1, git (cold)", argv + ["--jobs", "1"], with_git, cold),
+        case(radon_case, [radon, "cc", "-s", "."], with_git),
+        case(log_cold, argv, log_only, cold(log_only), radon_case),
+        case(f"ladder check{name}, git (cold)", argv, with_git, cold(with_git), radon_case, 3.0),
+        case(f"ladder check{name} -j1, git (cold)", argv + ["--jobs", "1"], with_git, cold(with_git), radon_case),
+        case(log_warm, argv, log_only, warm(log_only)),
+        case(f"ladder check{name}, git (warm)", argv, with_git, warm(with_git), log_warm, 1.1),
     ]
+
+
+def real_checkouts(work: Path, source: str) -> Optional[tuple[Path, Path, str]]:
+    """Two clones of a real repository (a URL or a local git directory), each given a ``[tool.ladder]``
+    table that reads the whole history (``git_since = "all"``), one of them told ``source = "log"``;
+    ``None`` with a note when it cannot be cloned."""
+    name = source.rstrip("/").split("/")[-1].removesuffix(".git") or "repo"
+    clones = [work / f"real-{name}-git", work / f"real-{name}-log"]
+    for target, extra in zip(clones, ("", 'source = "log"\n')):
+        if (target / ".git").exists():
+            continue
+        done = subprocess.run(["git", "clone", "-q", source, str(target)], capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"note: the real-repository figures are skipped (git clone {source}: {done.stderr.strip()[:200]})")
+            return None
+        pyproject = target / "pyproject.toml"
+        text = pyproject.read_text() if pyproject.exists() else ""
+        text += "" if "[tool.ladder]" in text else "\n[tool.ladder]\n"
+        pyproject.write_text(f'{text}\n[tool.ladder.recurrence]\ngit_since = "all"\n{extra}')
+    return clones[0], clones[1], f"{name}: {_count(clones[0])} commits, the whole history read"
+
+
+def _count(repo: Path) -> str:
+    return subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def describe(work: Path) -> str:

@@ -34,10 +34,11 @@ BIN = Path(sys.executable).parent
 _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "t = time.perf_counter()\n"
-    "subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+    "done = subprocess.run(sys.argv[2:], cwd=sys.argv[1], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
     "wall = time.perf_counter() - t\n"
     "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-    "print(wall, used.ru_maxrss, used.ru_utime + used.ru_stime)\n"
+    "print(wall, used.ru_maxrss, used.ru_utime + used.ru_stime, done.returncode)\n"
+    "sys.stderr.write(done.stderr.decode('utf-8', 'replace')[-2000:])\n"
 )
 #: the floor for any Python tool: read and parse every file, nothing else
 _PARSE_LOOP = (
@@ -68,8 +69,11 @@ class Case:
             self.before()
         # As installed packages are: with their bytecode cached (some sandboxes set PYTHONDONTWRITEBYTECODE).
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        out = subprocess.run([sys.executable, "-c", _MEASURE, str(self.cwd), *self.argv],
-                             capture_output=True, text=True, check=True, env=env).stdout.split()
+        done = subprocess.run([sys.executable, "-c", _MEASURE, str(self.cwd), *self.argv],
+                              capture_output=True, text=True, check=True, env=env)
+        out = done.stdout.split()
+        if int(out[3]) not in (0, 1):  # 1: a gate that fails, or findings; anything else is not a timing
+            raise SystemExit(f"{self.name}: exit {out[3]} in {self.cwd}:\n{done.stderr}")
         self.walls.append(float(out[0]))
         self.rss.append(int(out[1]))
         self.cpus.append(float(out[2]))
@@ -186,14 +190,6 @@ def one_file_project() -> Path:
     (target / "pyproject.toml").write_text("[tool.ladder]\n")
     (target / "m.py").write_text("def f(a):\n    if a:\n        return 1\n    return 2\n")
     return target
-
-
-def startup_cases(project: Path) -> list[Case]:
-    return [
-        Case("radon cc m.py", [_tool("radon"), "cc", "m.py"], project),
-        Case("ladder check m.py", [_tool("ladder"), "check", "--no-record", "m.py"], project, None,
-             "radon cc m.py", 1.0),
-    ]
 
 
 def toolz_project() -> Optional[Path]:
@@ -367,7 +363,8 @@ def _prune_figures(project: Path, old: Path, runs: int) -> None:
 
 def report(name: str, measured: list[Case]) -> None:
     by_name = {c.name: c for c in measured}
-    print(f"\n### {name}\n")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"\n### {name}\n\n{len(measured[0].walls)} interleaved runs each; load average after: {load:.2f}\n")
     print("| command | median wall s | min-max s | median CPU s | peak RSS MB | ratio wall | ratio CPU | target |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for c in measured:
@@ -406,74 +403,105 @@ def _measure_all(measured: list[Case], runs: int) -> None:
             case.measure()
 
 
-def git_figures(runs: int) -> None:
-    """Recurrence from git on a long history: warm against the log alone, and cold."""
+def git_figures(runs: int, real: str) -> None:
+    """Recurrence from git on long histories, cold (every CI run that keeps no ``.ladder/cache``) against
+    ``radon cc`` and the log alone, warm against the log alone: a synthetic repository, then a real one."""
     sys.path.insert(0, str(HERE))
     import git_history
 
     os.environ["LADDER_NOW"] = (git_history.END + timedelta(hours=6)).isoformat()
     try:
-        measured = git_history.cases(WORK, Case, _tool("ladder"))
-        for _ in range(runs):
-            for case in measured:
-                case.measure()
+        measured = git_history.cases(WORK, Case, _tool("ladder"), _tool("radon"))
+        _measure_all(measured, runs)
         report(f"Recurrence from git: {git_history.describe(WORK)}", measured)
+        _memory_ratio(measured, "ladder check, git (cold)", "ladder check, log only (cold)")
     finally:
         del os.environ["LADDER_NOW"]
+    found = git_history.real_checkouts(WORK, real) if real else None
+    if found is not None:
+        with_git, log_only, what = found
+        measured = git_history.project_cases("real", (with_git, log_only), Case, _tool("ladder"), _tool("radon"))
+        _measure_all(measured, runs)
+        report(f"Recurrence from git on a real repository: {what}", measured)
+        _memory_ratio(measured, "ladder check real, git (cold)", "ladder check real, log only (cold)")
 
 
-def main() -> int:
+def _memory_ratio(measured: list[Case], ours: str, without_git: str) -> None:
+    by_name = {c.name: c for c in measured}
+    print(f"\npeak RSS, {ours} vs {without_git}: {max(by_name[ours].rss) / max(by_name[without_git].rss):.2f}x "
+          "(target <= 1.5x)")
+
+
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--no-django", action="store_true")
     parser.add_argument("--history", default="10000,1000000", help="history sizes for the scaling check")
     parser.add_argument("--only-growth", action="store_true", help="only the history growth figures")
     parser.add_argument("--only-git", action="store_true", help="only the recurrence-from-git figures")
+    parser.add_argument("--git-repo", default="https://github.com/pallets/jinja",
+                        help="a real repository with a long history (URL or local git directory) for the git "
+                        "figures; empty to skip them")
     parser.add_argument("--cases", default="", help="comma-separated prefixes: only the corpus rows whose names "
                         "start with one (with their baselines), e.g. 'ast.parse,radon,ladder check'")
     parser.add_argument("--only-analysis", action="store_true",
                         help="only the analysis, start-up and pytest tables (no history or git figures)")
-    args = parser.parse_args()
-    if args.only_growth:
-        WORK.mkdir(parents=True, exist_ok=True)
-        history_growth(args.runs)
-        return 0
-    if args.only_git:
-        WORK.mkdir(parents=True, exist_ok=True)
-        git_figures(args.runs)
-        return 0
-    WORK.mkdir(parents=True, exist_ok=True)
+    return parser.parse_args()
+
+
+def analysis_figures(args: argparse.Namespace) -> Path:
+    """The analysis on whole corpora against radon, flake8 and the parse floor; returns the stdlib corpus."""
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {sys.platform}; runs: {args.runs}; "
           f"load average before: {load:.2f}")
     corpora = [("standard library", stdlib_corpus())]
-    if not args.no_django:
-        django = django_corpus()
-        if django:
-            corpora.append(("Django", django))
+    django = None if args.no_django else django_corpus()
+    corpora += [("Django", django)] if django else []
     for name, corpus in corpora:
         measured = _selected(cases(corpus), args.cases)
         _measure_all(measured, args.runs)
-        files = sum(1 for _ in (corpus / "src").rglob("*.py"))
-        report(f"{name} ({files} files)", measured)
-    startup = startup_cases(one_file_project())
-    _measure_all(startup, args.runs * 2)
-    report("Fixed start-up: a one-file project", startup)
+        report(f"{name} ({sum(1 for _ in (corpus / 'src').rglob('*.py'))} files)", measured)
+    return corpora[0][1]
+
+
+def front_end_figures(runs: int) -> None:
+    """Start-up on one file, and pytest --ladder on a real suite and on 3,000 small tests."""
+    sys.path.insert(0, str(HERE))
+    import pytest_suite
+    import startup
+
+    project = one_file_project()
+    measured = startup.startup_cases(project, Case, _tool)
+    _measure_all(measured, runs * 2)  # type: ignore[arg-type]
+    report("Fixed start-up: a one-file project", measured)  # type: ignore[arg-type]
+    print("\n" + startup.importtime_summary(project))
     toolz = toolz_project()
     if toolz is not None:
         suite = pytest_cases(toolz)
-        _measure_all(suite, args.runs)
+        _measure_all(suite, runs)
         report("pytest --ladder on toolz 1.2.0's own suite", suite)
+    small = pytest_suite.pytest_cases(pytest_suite.small_tests_project(WORK), Case, _tool("ladder"))
+    _measure_all(small, runs)  # type: ignore[arg-type]
+    report("pytest --ladder on 3,000 small tests", small)  # type: ignore[arg-type]
+
+
+def main() -> int:
+    args = _arguments()
+    WORK.mkdir(parents=True, exist_ok=True)
+    if args.only_growth or args.only_git:
+        history_growth(args.runs) if args.only_growth else git_figures(args.runs, args.git_repo)
+        return 0
+    stdlib = analysis_figures(args)
+    front_end_figures(args.runs)
     if args.only_analysis:
         return 0
-    sizes = tuple(int(s) for s in args.history.split(","))
-    scaling = history_scaling(corpora[0][1], sizes, args.runs)
+    scaling = history_scaling(stdlib, tuple(int(s) for s in args.history.split(",")), args.runs)
     print("\n### Recording and the gate against history size\n")
     for size, wall in scaling:
         print(f"- {size} events: median {wall:.2f} s")
     print(f"- ratio largest/smallest: {scaling[-1][1] / scaling[0][1]:.2f}x (target <= 1.5x)")
     history_growth(args.runs)
-    git_figures(args.runs)
+    git_figures(args.runs, args.git_repo)
     return 0
 
 
