@@ -29,7 +29,8 @@ import hashlib
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
-__all__ = ["HASH_VERSION", "body_hash", "body_tokens", "fingerprint", "unit_hash", "unit_hashes", "value_version"]
+__all__ = ["HASH_VERSION", "body_hash", "body_text", "body_tokens", "fingerprint", "text_hash", "text_tokens",
+           "unit_hash", "unit_hashes", "value_version"]
 
 #: The canonical form of unit hashes and value versions; 1 was the form before 2026-12
 #: (fields by position, ``repr`` values, the file's text for file rules).
@@ -244,7 +245,23 @@ def _nameless(node: ast.AST) -> ast.AST:
 def body_hash(node: ast.AST) -> str:
     """:func:`unit_hash` without the unit's own name: the same for a unit moved to another file or renamed,
     so a move can be told from new code (``history.evidence`` follows units by it)."""
-    return _digest(_text(_nameless(node)))
+    return _digest(body_text(node))
+
+
+def body_text(node: ast.AST) -> str:
+    """The canonical text :func:`body_hash` hashes: kept instead of a tree where many units are compared
+    (a string is a fraction of a tree's memory)."""
+    return _text(_nameless(node))
+
+
+def text_hash(text: str) -> str:
+    """:func:`body_hash` of a unit whose :func:`body_text` is ``text``."""
+    return _digest(text)
+
+
+def text_tokens(text: str) -> list[str]:
+    """:func:`body_tokens` of a unit whose :func:`body_text` is ``text``."""
+    return text.split(_SEP)
 
 
 def unit_hashes(node: ast.AST) -> tuple[str, str]:

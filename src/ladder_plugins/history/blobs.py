@@ -20,9 +20,9 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Optional
 
-from ..analysis.identity import unit_hashes, value_version
+from ..analysis.identity import body_text, unit_hashes, value_version
 from ..analysis.source import FunctionNode, ParsedSource, decode, find_units, parse, split_lines
 from ..config import Settings
 from ..errors import SourceError
@@ -68,8 +68,8 @@ class Wanted:
 
 #: What one blob holds: its rows, and the body and unit hash of each measured unit present.
 _Measured = tuple[list[Row], dict[str, list[str]]]
-#: What to measure in one file's blobs, and the blobs (id, bytes).
-Task = tuple[Wanted, list[tuple[str, bytes]]]
+#: One file's path, what to measure in its blobs, and the blobs (id, bytes).
+Task = tuple[str, Wanted, list[tuple[str, bytes]]]
 
 
 def _valid(entry: Any) -> bool:
@@ -103,7 +103,7 @@ class BlobFindings:
         self._analyzer: Optional[Analyzer] = None
         self._files: dict[str, dict[str, dict[str, Any]]] = {}  # path -> blob id -> entry
         self._units: dict[tuple[Any, ...], tuple[list[Row], list[str]]] = {}  # unit text, context -> rows, hashes
-        self._nodes: dict[str, dict[str, FunctionNode]] = {}  # blob id -> its units, for following moves
+        self._nodes: dict[str, dict[str, str]] = {}  # blob id -> its units' body texts, for following moves
 
     def analyzer(self) -> Analyzer:
         """The analyzer for blobs, also the run's rules by code."""
@@ -125,15 +125,17 @@ class BlobFindings:
             self._save_all(pairs, {rel for _, rel in todo})
         return {(blob, rel): self._file(rel)[blob]["red"] for blob, rel in pairs if blob in self._file(rel)}
 
-    def nodes(self, repo: Repository, blobs: Iterable[tuple[str, str]]) -> dict[str, dict[str, FunctionNode]]:
-        """Blob id -> its units by key, of each (blob, repository path), read once per process: where a move
-        of a unit is looked for (any file the commit changed, measured or not)."""
+    def nodes(self, repo: Repository, blobs: Iterable[tuple[str, str]]) -> dict[str, dict[str, str]]:
+        """Blob id -> its units' canonical name-less body texts by key, of each (blob, repository path), read
+        once per process: where a move of a unit is looked for (any file the commit changed, measured or
+        not). Texts, not trees: a cold walk may look into hundreds of blobs."""
         pairs = list(dict.fromkeys(blobs))
         todo = [(blob, path) for blob, path in pairs if blob not in self._nodes]
         contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB) if todo else {}
         for blob, path in todo:
             data = contents.get(blob)
-            self._nodes[blob] = unit_nodes(data, path) if data is not None else {}
+            self._nodes[blob] = {key: body_text(node) for key, node in unit_nodes(data, path).items()} \
+                if data is not None else {}
         return {blob: self._nodes[blob] for blob, _ in pairs}
 
     def bodies(self, blob: str, rel: str) -> Bodies:
@@ -142,29 +144,30 @@ class BlobFindings:
         return entry["bodies"] if entry is not None else {}
 
     def _fill(self, repo: Repository, todo: list[tuple[str, str]], wanted: Mapping[str, Wanted]) -> None:
-        """Analyse the blobs of ``todo``, grouped by file (so a unit kept unchanged is measured once),
-        in ``jobs`` processes when there are enough of them."""
+        """Analyse the blobs of ``todo``, grouped by file (so a unit kept unchanged is measured once), in
+        ``jobs`` processes when there are enough of them. A file's versions are read from git when its turn
+        comes and dropped once measured: a few files' at a time, never the whole history's."""
+        groups: dict[str, list[str]] = {}
+        for blob, rel in todo:
+            groups.setdefault(rel, []).append(blob)
         large: dict[str, int] = {}
-        contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB, large.__setitem__)
-        for rel in sorted({rel for blob, rel in todo if blob in large}):
-            self.warn(f"git: past versions of {rel} larger than {_MAX_BLOB >> 20} MiB are not read (generated "
-                      "code, not a history anyone wrote); it recurs by the stored history alone")
-        tasks = self._tasks(todo, contents, wanted)
-        for rel, found in _measure_all(self, tasks):
-            want = tasks[rel][0]
+        for rel, want, found in _measure_all(self, self._read(repo, groups, wanted, large), len(todo)):
             for blob, (rows, bodies) in found.items():
                 self._file(rel)[blob] = {"units": sorted(want.units), "file": want.file, "red": rows,
                                          "bodies": bodies}
+        for rel in sorted({rel for blob, rel in todo if blob in large}):
+            self.warn(f"git: past versions of {rel} larger than {_MAX_BLOB >> 20} MiB are not read (generated "
+                      "code, not a history anyone wrote); it recurs by the stored history alone")
 
-    def _tasks(self, todo: list[tuple[str, str]], contents: Mapping[str, Optional[bytes]],
-               wanted: Mapping[str, Wanted]) -> dict[str, Task]:
-        """Per file: what to measure (what is asked now, and what its entries had) and its blobs' bytes."""
-        tasks: dict[str, Task] = {}
-        for blob, rel in todo:
-            data = contents.get(blob)
-            if data is not None:  # missing or too large: nothing known, nothing cached
-                tasks.setdefault(rel, (wanted[rel].union(self._file(rel).get(blob)), []))[1].append((blob, data))
-        return tasks
+    def _read(self, repo: Repository, groups: Mapping[str, list[str]], wanted: Mapping[str, Wanted],
+              large: dict[str, int]) -> Iterator[Task]:
+        """Each file's task, its blobs read from git as it is asked for; the longest histories first, so that
+        the workers end together (``large``: the blobs too large to read)."""
+        for rel in sorted(groups, key=lambda rel: -len(groups[rel])):
+            contents = repo.blobs(groups[rel], _MAX_BLOB, large.__setitem__)
+            blobs = [(blob, data) for blob in groups[rel] if (data := contents.get(blob)) is not None]
+            if blobs:  # missing or too large: nothing known, nothing cached
+                yield rel, wanted[rel].union(self._file(rel).get(blobs[0][0])), blobs
 
     def _known(self, pair: tuple[str, str], want: Wanted) -> bool:
         entry = self._file(pair[1]).get(pair[0])
@@ -311,27 +314,28 @@ _MIN_PARALLEL = 64  # blobs below which starting worker processes costs more tha
 _WORKER: dict[str, BlobFindings] = {}  # a worker process's BlobFindings; the parent never touches it
 
 
-def _measure_all(findings: BlobFindings, tasks: Mapping[str, Task]) -> list[tuple[str, dict[str, _Measured]]]:
-    """(path, blob id -> rows) for every file of ``tasks``, in worker processes when it pays."""
-    # the longest histories first: the workers finish together
-    work = sorted(((rel, want, blobs) for rel, (want, blobs) in tasks.items()), key=lambda task: -len(task[2]))
-    if not _pays(findings.jobs, work):
-        return [(rel, findings.measure_file(rel, want, blobs)) for rel, want, blobs in work]
-    return _in_processes(findings, work)
+def _measure_all(findings: BlobFindings, tasks: Iterator[Task],
+                 count: int) -> Iterator[tuple[str, Wanted, dict[str, _Measured]]]:
+    """(path, what was measured, blob id -> rows) for every file of ``tasks`` (``count`` blobs in all), in
+    worker processes when it pays, with at most two files a worker in flight (their bytes held at once)."""
+    jobs = findings.jobs if findings.jobs > 1 and count >= _MIN_PARALLEL else 1
+    if jobs == 1:
+        yield from ((rel, want, findings.measure_file(rel, want, blobs)) for rel, want, blobs in tasks)
+        return
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
 
-
-def _in_processes(findings: BlobFindings,
-                  work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> list[tuple[str, dict[str, _Measured]]]:
-    from concurrent.futures import ProcessPoolExecutor
-
-    jobs = min(findings.jobs, len(work))
     # Settings hold mapping proxies, which do not pickle: each worker reads them from the root, as --jobs does.
     with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=(str(findings.settings.root),)) as pool:
-        return list(zip((rel for rel, _, _ in work), pool.map(_measure_task, work)))
-
-
-def _pays(jobs: int, work: list[tuple[str, Wanted, list[tuple[str, bytes]]]]) -> bool:
-    return jobs > 1 and len(work) > 1 and sum(len(blobs) for _, _, blobs in work) >= _MIN_PARALLEL
+        flight: deque[tuple[str, Wanted, Future[dict[str, _Measured]]]] = deque()
+        for rel, want, blobs in tasks:
+            flight.append((rel, want, pool.submit(_measure_task, (rel, want, blobs))))
+            while len(flight) >= 2 * jobs:
+                done = flight.popleft()
+                yield done[0], done[1], done[2].result()
+        while flight:
+            done = flight.popleft()
+            yield done[0], done[1], done[2].result()
 
 
 def _start(root: str) -> None:

@@ -39,8 +39,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Union
 
-from ..analysis.identity import HASH_VERSION, body_hash, body_tokens
-from ..analysis.source import FunctionNode
+from ..analysis.identity import HASH_VERSION, text_hash, text_tokens
 from ..config import Settings
 from ..errors import ConfigError
 from .blobs import BlobFindings, Row, Wanted, likeness
@@ -395,7 +394,7 @@ class GitEvidence:
         gone, nodes = _gone(changes, self.blobs, repo, at)
         if not gone:
             return None
-        same = min(((path, old_key) for path, old_key, node in gone if body_hash(node) == body), default=None)
+        same = min(((path, old_key) for path, old_key, text in gone if text_hash(text) == body), default=None)
         if same is not None:
             return same[0], same[1], True
         alike = _most_alike(nodes[at.blob].get(key), gone)
@@ -803,32 +802,31 @@ def _is_blob(blob: str) -> bool:
 
 
 def _gone(changes: Sequence[Change], blobs: BlobFindings, repo: Repository,
-          at: FileVersion) -> tuple[list[tuple[str, str, FunctionNode]], Mapping[str, Mapping[str, FunctionNode]]]:
-    """(path in the parent, key, node) of each unit ``changes`` took away: in a file's old blob, not in its new
-    one under the same key (a deleted file took all of its units); and the units of the blobs read, ``at``'s
-    included. A commit that only added files took nothing away, and nothing is read."""
+          at: FileVersion) -> tuple[list[tuple[str, str, str]], Mapping[str, Mapping[str, str]]]:
+    """(path in the parent, key, body text) of each unit ``changes`` took away: in a file's old blob, not in
+    its new one under the same key (a deleted file took all of its units); and the units of the blobs read,
+    ``at``'s included. A commit that only added files took nothing away, and nothing is read."""
     taken = [change for change in changes if _is_blob(change.old_blob)]
     if not taken:
         return [], {}
     nodes = blobs.nodes(repo, [(at.blob, at.path)] + [(c.old_blob, c.old_path) for c in taken]
                         + [(c.blob, c.path) for c in changes if _is_blob(c.blob)])
-    return [(change.old_path, key, node) for change in taken for key, node in _lost(change, nodes)], nodes
+    return [(change.old_path, key, text) for change in taken for key, text in _lost(change, nodes)], nodes
 
 
-def _lost(change: Change, nodes: Mapping[str, Mapping[str, FunctionNode]]) -> list[tuple[str, FunctionNode]]:
+def _lost(change: Change, nodes: Mapping[str, Mapping[str, str]]) -> list[tuple[str, str]]:
     """The units of a change's old blob that its new one has not under the same key."""
     kept = nodes[change.blob] if _is_blob(change.blob) else {}
-    return [(key, node) for key, node in sorted(nodes[change.old_blob].items()) if key not in kept]
+    return [(key, text) for key, text in sorted(nodes[change.old_blob].items()) if key not in kept]
 
 
-def _most_alike(mine: Optional[FunctionNode],
-                gone: Sequence[tuple[str, str, FunctionNode]]) -> Optional[tuple[str, str]]:
-    """(path, key) of the unit of ``gone`` most alike ``mine``, if it is at least ``_ALIKE`` alike; ties go to
-    the first path and key."""
+def _most_alike(mine: Optional[str], gone: Sequence[tuple[str, str, str]]) -> Optional[tuple[str, str]]:
+    """(path, key) of the unit of ``gone`` most alike ``mine`` (body texts), if it is at least ``_ALIKE``
+    alike; ties go to the first path and key."""
     if mine is None:
         return None
-    tokens = body_tokens(mine)
-    scored = [(-likeness(tokens, body_tokens(node)), path, key) for path, key, node in gone]
+    tokens = text_tokens(mine)
+    scored = [(-likeness(tokens, text_tokens(text)), path, key) for path, key, text in gone]
     score, path, key = min(scored, default=(0.0, "", ""))
     return (path, key) if -score >= _ALIKE else None
 
