@@ -83,15 +83,17 @@ def small_tests_project(work: Path) -> Path:
     return project
 
 
-def pytest_cases(project: Path, case: Callable[..., Any], ladder: str) -> list[Any]:
-    """Plain pytest and ``pytest --ladder --ladder-no-record`` warm (target 1.10x), as run.py's ``Case``s."""
+def pytest_cases(project: Path, case: Callable[..., Any], ladder: str, tests: str = "tests",
+                 label: str = "3,000 small tests") -> list[Any]:
+    """Plain pytest and ``pytest --ladder --ladder-no-record`` warm (target 1.10x) on ``tests`` of ``project``,
+    as run.py's ``Case``s named after ``label``."""
     def warm() -> None:
         if not (project / ".ladder" / "cache").exists():
             subprocess.run([ladder, "check", "--no-record"], cwd=project, capture_output=True)
 
-    plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", tests]
     return [
-        case("pytest, 3,000 small tests", plain, project),
-        case("pytest --ladder, 3,000 small tests (warm)", [*plain, "--ladder", "--ladder-no-record"], project,
-             warm, "pytest, 3,000 small tests", 1.10),
+        case(f"pytest, {label}", plain, project),
+        case(f"pytest --ladder, {label} (warm)", [*plain, "--ladder", "--ladder-no-record"], project,
+             warm, f"pytest, {label}", 1.10),
     ]

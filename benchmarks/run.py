@@ -208,20 +208,6 @@ def toolz_project() -> Optional[Path]:
     return target
 
 
-def pytest_cases(project: Path) -> list[Case]:
-    ladder = _tool("ladder")
-
-    def warm() -> None:
-        if not (project / ".ladder" / "cache").exists():
-            subprocess.run([ladder, "check", "--no-record"], cwd=project, capture_output=True)
-
-    plain = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "toolz/tests"]
-    return [
-        Case("pytest", plain, project),
-        Case("pytest --ladder (warm)", [*plain, "--ladder", "--ladder-no-record"], project, warm, "pytest", 1.10),
-    ]
-
-
 def history_scaling(corpus: Path, sizes: tuple[int, ...], runs: int) -> list[tuple[int, float]]:
     """Median wall of a warm `ladder check` that records, with histories of different sizes."""
     ladder = _tool("ladder")
@@ -477,9 +463,9 @@ def front_end_figures(runs: int) -> None:
     print("\n" + startup.importtime_summary(project))
     toolz = toolz_project()
     if toolz is not None:
-        suite = pytest_cases(toolz)
-        _measure_all(suite, runs)
-        report("pytest --ladder on toolz 1.2.0's own suite", suite)
+        suite = pytest_suite.pytest_cases(toolz, Case, _tool("ladder"), "toolz/tests", "toolz")
+        _measure_all(suite, runs)  # type: ignore[arg-type]
+        report("pytest --ladder on toolz 1.2.0's own suite", suite)  # type: ignore[arg-type]
     small = pytest_suite.pytest_cases(pytest_suite.small_tests_project(WORK), Case, _tool("ladder"))
     _measure_all(small, runs)  # type: ignore[arg-type]
     report("pytest --ladder on 3,000 small tests", small)  # type: ignore[arg-type]
