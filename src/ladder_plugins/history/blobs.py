@@ -43,6 +43,7 @@ _MAX_BLOB = 1 << 20  # past versions larger than this are not read: generated co
 # 2: entries hold the body hash and unit hash of each measured unit present
 _ENTRY = "git-findings-2"
 _MAX_PER_FILE = 2000  # blobs kept per file: well over git_max_commits
+_MAX_NODES = 256  # blobs whose units' texts are kept for following moves: a move's commit reads a few
 
 #: One red violation of a blob: code, unit, line, role, actual, limit, fingerprint, unit hash.
 Row = list[Any]
@@ -133,10 +134,12 @@ class BlobFindings:
         todo = [(blob, path) for blob, path in pairs if blob not in self._nodes]
         contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB) if todo else {}
         for blob, path in todo:
-            data = contents.get(blob)
-            self._nodes[blob] = {key: body_text(node) for key, node in unit_nodes(data, path).items()} \
-                if data is not None else {}
-        return {blob: self._nodes[blob] for blob, _ in pairs}
+            self._nodes[blob] = _body_texts(contents.get(blob), path)
+        found = {blob: self._nodes.pop(blob) for blob, _ in pairs}
+        self._nodes.update(found)  # the latest last: the longest unused go first when there are too many
+        while len(self._nodes) > _MAX_NODES:
+            del self._nodes[next(iter(self._nodes))]
+        return found
 
     def bodies(self, blob: str, rel: str) -> Bodies:
         """The measured units blob ``blob`` holds (after :meth:`rows` asked for them), with their hashes."""
@@ -348,6 +351,11 @@ def _start(root: str) -> None:
 
 def _measure_task(task: tuple[str, Wanted, list[tuple[str, bytes]]]) -> dict[str, _Measured]:
     return _WORKER["findings"].measure_file(*task)
+
+
+def _body_texts(data: Optional[bytes], path: str) -> dict[str, str]:
+    """Unit key -> canonical name-less body text, of one blob (none when it is missing or does not parse)."""
+    return {} if data is None else {key: body_text(node) for key, node in unit_nodes(data, path).items()}
 
 
 def unit_nodes(data: bytes, path: str) -> dict[str, FunctionNode]:
