@@ -54,6 +54,20 @@ def test_deleting_the_statement_after_an_indented_backslash_line_moves_the_next_
     assert [set(bodies) for _, bodies in expected.values()] == [{"g"}, {"A.g"}]
 
 
+_BACKSLASHED = "class A:\n    def f(self):\n        return 1\n    \\\ndef g():\n        return 2\n"
+
+
+@pytest.mark.xfail(strict=True, reason="a backslash-only line belongs to no statement, yet the statement after it "
+                   "takes its indentation: inserting a statement after it (the region parses in place at its own "
+                   "indentation) or deleting it (an empty region) sends the def after it, A.g, back to module level")
+@pytest.mark.parametrize("edit", [("    \\\n", "    \\\n    y = 1\n"), ("    \\\n", "")])
+def test_an_edit_at_an_indented_backslash_line_moves_the_next_method_out_of_the_class(
+        tmp_path: Path, edit: tuple[str, str]) -> None:
+    want = Wanted(frozenset({"g", "A.g"}))
+    expected = _assert_same(tmp_path, "m.py", want, [_BACKSLASHED, _BACKSLASHED.replace(*edit)])
+    assert [set(bodies) for _, bodies in expected.values()] == [{"A.g"}, {"g"}]
+
+
 def _cognitive(rows: list[list[object]]) -> list[object]:
     return [row[4] for row in rows if row[0] == "LAD102"]
 
