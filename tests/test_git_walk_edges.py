@@ -1,6 +1,6 @@
 """Edge cases of the git walk's shortcut (history/outline.py): each builds explicit versions of one file,
-newest first, and holds what the walk finds against what parsing every version whole finds. The ones marked
-xfail are inputs where the two differ (the reason names the cause)."""
+newest first, and holds what the walk finds against what parsing every version whole finds: backslash-only
+lines, names Python normalises, decorated and duplicated units, line endings, roles, headers."""
 
 from __future__ import annotations
 
@@ -34,18 +34,12 @@ def _assert_same(tmp_path: Path, rel: str, want: Wanted, texts: list[str]) -> di
     return expected
 
 
-@pytest.mark.xfail(strict=True, reason="outline._parse_in_place returns an empty fragment unparsed where the "
-                   "region's new lines are none; deleting the statement after a backslash-only line leaves "
-                   "'\\' at EOF, which does not parse whole")
 def test_deleting_the_statement_after_a_backslash_line_leaves_a_file_that_does_not_parse(tmp_path: Path) -> None:
     good = "def f(a):\n    return a\n\\\nx = 1\n"
     expected = _assert_same(tmp_path, "m.py", Wanted(frozenset({"f"})), [good, good.replace("x = 1\n", "")])
     assert expected["b1"] == ([], {})
 
 
-@pytest.mark.xfail(strict=True, reason="outline._parse_in_place returns an empty fragment unparsed, so the walk "
-                   "moves `g` up a line; but the backslash-only line before the deleted statement now continues "
-                   "into `def g():`, which takes that line's indentation and becomes the method A.g")
 def test_deleting_the_statement_after_an_indented_backslash_line_moves_the_next_function_into_the_class(
         tmp_path: Path) -> None:
     old = "class A:\n    def f(self):\n        return 1\n    \\\n    x = 1\ndef g():\n        return 2\n"
@@ -57,9 +51,6 @@ def test_deleting_the_statement_after_an_indented_backslash_line_moves_the_next_
 _BACKSLASHED = "class A:\n    def f(self):\n        return 1\n    \\\ndef g():\n        return 2\n"
 
 
-@pytest.mark.xfail(strict=True, reason="a backslash-only line belongs to no statement, yet the statement after it "
-                   "takes its indentation: inserting a statement after it (the region parses in place at its own "
-                   "indentation) or deleting it (an empty region) sends the def after it, A.g, back to module level")
 @pytest.mark.parametrize("edit", [("    \\\n", "    \\\n    y = 1\n"), ("    \\\n", "")])
 def test_an_edit_at_an_indented_backslash_line_moves_the_next_method_out_of_the_class(
         tmp_path: Path, edit: tuple[str, str]) -> None:
@@ -76,10 +67,6 @@ def _cycle(call: str, helper: str = "helper") -> str:
     return f"{_RED}    return {call}\n\n\ndef {helper}():\n    return red(1, 2, 3)\n"
 
 
-@pytest.mark.xfail(strict=True, reason="outline._alone finds calls by the words of the text (_WORD, \\w+), "
-                   "which are not Python's names: names are NFKC-normalised (a fullwidth letter) and may hold "
-                   "characters \\w does not match (a middle dot), so the cycle red -> helper -> red is missed and "
-                   "red is measured without it")
 @pytest.mark.parametrize("call,helper", [("\uff48elper()", "helper"), ("he\u00b7lper()", "he\u00b7lper")])
 def test_a_call_cycle_through_a_name_that_is_not_a_word(tmp_path: Path, call: str, helper: str) -> None:
     texts = [_cycle("0", helper), _cycle(call, helper)]

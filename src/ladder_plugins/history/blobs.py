@@ -253,15 +253,21 @@ class BlobFindings:
         texts holds for it; one it met is measured where it stands (:mod:`.outline` says when that is
         exact). File rules are measured from the version's lines where all of the role's are worked out
         from lines alone and the module's header is as it was."""
-        if last is None or not self.derive:
-            return None
-        derived = derive(last, text, lines, rel, want.units)
-        file_rows = self._file_rows(derived.outline, rel, text) if derived is not None and want.file else []
-        if derived is None or file_rows is None:
+        derived = derive(last, text, lines, rel, want.units) if last is not None and self.derive else None
+        if derived is None or (derived.changed and not self._built_in("ladder_unit_metrics")):
+            return None  # a plugin's unit metric may read more of the file than the units measured in place
+        file_rows = self._file_rows(derived.outline, rel, text) if want.file else []
+        if file_rows is None:
             return None
         outline, tree = derived.outline, derived.tree
         source = None if tree is None else ParsedSource(rel, text, lines, tree, outline.role, derived.comments,
                                                         derived.changed, settings=self.settings)
+        measured = self._all_spot_rows(outline, source, rel)
+        return None if measured is None else ((measured[0] + file_rows, measured[1]), outline)
+
+    def _all_spot_rows(self, outline: Outline, source: Optional[ParsedSource],
+                       rel: str) -> Optional[tuple[list[Row], dict[str, list[str]]]]:
+        """The rows and bodies of every unit asked about that ``outline``'s version holds, in source order."""
         rows: list[Row] = []
         bodies: dict[str, list[str]] = {}
         for spot in outline.spots:
@@ -270,7 +276,7 @@ class BlobFindings:
                 return None
             rows += found[0]
             bodies[spot.key] = found[1]
-        return (rows + file_rows, bodies), outline
+        return rows, bodies
 
     def _file_rows(self, outline: Outline, rel: str, text: str) -> Optional[list[Row]]:
         """The red file-rule violations of a version not parsed whole, or ``None`` where that needs its syntax
@@ -279,14 +285,18 @@ class BlobFindings:
         analyzer, header = self.analyzer(), outline.header
         tree_rules = [rule for rule in analyzer.file_rules if not rule.from_lines
                       and self.settings.limit(outline.role, rule.key) is not None]
-        hooks = analyzer.pm.hook.ladder_file_metrics.get_hookimpls()
-        if header is None or tree_rules or any(hook.plugin_name not in BUILTIN_PLUGINS for hook in hooks):
+        if header is None or tree_rules or not self._built_in("ladder_file_metrics"):
             return None
         # the module's first statement after its docstring, where the header ends, is all the tree says
         first: list[ast.stmt] = [] if header >= 10**9 else [ast.Pass(lineno=header + 1, col_offset=0)]
         source = ParsedSource(rel, text, outline.lines, ast.Module(body=first, type_ignores=[]), outline.role,
                               outline.header_comments, settings=self.settings)
         return [_row(v, value_version(v.rule.key, v.actual)) for v in analyzer.measure(source, [], file_rules=True).red]
+
+    def _built_in(self, hook: str) -> bool:
+        """Whether only the built-in plugins implement the metric hook ``hook``."""
+        implementations = getattr(self.analyzer().pm.hook, hook).get_hookimpls()
+        return all(implementation.plugin_name in BUILTIN_PLUGINS for implementation in implementations)
 
     def _spot_rows(self, spot: Spot, source: Optional[ParsedSource], rel: str,
                    outline: Outline) -> Optional[tuple[list[Row], list[str]]]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -50,7 +51,9 @@ from ..errors import SourceError
 
 __all__ = ["Derived", "Outline", "Spot", "derive", "outline_of"]
 
-_WORD = re.compile(r"\w+")
+#: a run of characters that holds no ASCII punctuation or white space: in code that parses, each name is one
+#: (an identifier may hold characters ``\w`` does not, such as a middle dot)
+_NAMEISH = re.compile(r"[^\s!-/:-@\[-^`{-~]+")
 
 
 @dataclass(frozen=True)
@@ -199,10 +202,10 @@ def derive(last: Outline, text: str, lines: Sequence[str], path: str, wanted: fr
     parsed whole: its change reaches its role, its region does not parse in place, a unit asked about comes,
     goes or is numbered anew, or one the change met may call another unit (whether it recurses is then a
     fact of the whole file)."""
-    region = _region(last.lines, lines)
-    if region is None or generated_header(text[:2000]) != last.generated:
+    found = _where(last, text, lines)
+    if found is None:
         return None
-    site, grown = _descend(last.module, *region[:2]), region[2]
+    site, changed_from, grown = found
     fragment = _parse_in_place(site, lines, grown, (path, last.role))
     if fragment is None or not _same_asked(site.met.names(), fragment.units, wanted):
         return None
@@ -211,8 +214,28 @@ def derive(last: Outline, text: str, lines: Sequence[str], path: str, wanted: fr
     if module is None or not all(_alone(unit, lines, module.units()) for unit in changed):
         return None
     spots = (*last.before(site.start), *map(_spot, changed), *last.after(site.end, grown))
-    outline = last.header_kept(min(site.start, region[0]), Outline(lines, module, spots, last.role, last.generated))
+    outline = last.header_kept(changed_from, Outline(lines, module, spots, last.role, last.generated))
     return Derived(outline, tuple(changed), fragment.tree, read_comments(fragment.text) if changed else {})
+
+
+def _where(last: Outline, text: str, lines: Sequence[str]) -> Optional[tuple["_Site", int, int]]:
+    """Where the version of ``text`` (``lines``) differs from ``last``: the site, the first line changed and
+    how many lines it grew by; ``None`` where its role may differ or the change may join lines the region
+    does not hold."""
+    region = _region(last.lines, lines)
+    if region is None or generated_header(text[:2000]) != last.generated:
+        return None
+    site = _descend(last.module, *region[:2])
+    return None if _continued(last.lines, lines, region, site.start) else (site, min(site.start, region[0]),
+                                                                           region[2])
+
+
+def _continued(old: Sequence[str], new: Sequence[str], region: tuple[int, int, int], start: int) -> bool:
+    """Whether a backslash continues a line the change made or removed, or the line before the region: such
+    a line outside a statement joins the next one to it, so the statements after it may nest anew."""
+    lo, hi, grown = region
+    before = new[start - 2:start - 1] if start >= 2 else []
+    return any(line.endswith("\\") for line in (*before, *old[lo - 1:hi], *new[lo - 1:hi + grown]))
 
 
 def _same_asked(before: Sequence[str], after: Sequence[Unit], wanted: frozenset[str]) -> bool:
@@ -262,10 +285,11 @@ def _alone(unit: Unit, lines: Sequence[str], units: Sequence[Span]) -> bool:
 
 
 def _callees(caller: Span, text: str, named: Mapping[tuple[str, str], list[Span]]) -> set[Span]:
-    """The units a word of ``text`` (``caller``'s) names: functions of the module, methods of its class."""
+    """The units a word of ``text`` (``caller``'s) names: functions of the module, methods of its class. Python
+    reads names NFKC-normalised (a fullwidth letter is the plain one), and so are the words here."""
     scope = caller.name.rpartition(".")[0]
     found: set[Span] = set()
-    for word in set(_WORD.findall(text)):
+    for word in {w if w.isascii() else unicodedata.normalize("NFKC", w) for w in _NAMEISH.findall(text)}:
         found.update(named.get(("", word), ()))
         found.update(named.get((scope, word), ()) if scope else ())
     return found
