@@ -135,7 +135,7 @@ class BlobFindings:
         contents = repo.blobs([blob for blob, _ in todo], _MAX_BLOB) if todo else {}
         for blob, path in todo:
             self._nodes[blob] = _body_texts(contents.get(blob), path)
-        found = {blob: self._nodes.pop(blob) for blob, _ in pairs}
+        found = {blob: self._nodes.pop(blob) for blob in dict.fromkeys(blob for blob, _ in pairs)}
         self._nodes.update(found)  # the latest last: the longest unused go first when there are too many
         while len(self._nodes) > _MAX_NODES:
             del self._nodes[next(iter(self._nodes))]
