@@ -15,10 +15,13 @@ from typing import Callable
 
 import pytest
 
+from ladder_plugins import hookimpl
 from ladder_plugins.analysis.analyzer import Analyzer
+from ladder_plugins.catalogue import Rule
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import SourceError
 from ladder_plugins.history.blobs import BlobFindings, Wanted
+from ladder_plugins.plugins import make_plugin_manager, rules_of
 from tests.git_helpers import commit, new_repo
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -241,3 +244,36 @@ def test_the_walk_over_a_real_repository_reports_what_parsing_every_version_repo
         del outputs[-1]["run_id"]
     assert outputs[0] == outputs[1]
     assert outputs[0]["gate"]["failures"]  # git's versions were read, and some recur
+
+
+_DEFS = Rule(code="XDF100", key="module_defs_max", family="size", scope="unit", metric="module_defs", kind="max",
+             what="functions in the unit's module", summary="Functions defined at the top of the unit's module.",
+             reference="https://example.invalid/defs", defaults={role: 2 for role in
+                                                                 ("app", "test", "library", "script", "generated",
+                                                                  "vendor")}, source="external-plugin")
+
+
+class _ModuleDefs:
+    """A plugin whose unit metric reads the whole module: what the walk may not hand units measured in place."""
+
+    @hookimpl
+    def ladder_rules(self) -> list[Rule]:
+        return [_DEFS]
+
+    @hookimpl
+    def ladder_unit_metrics(self, unit: object, source: object) -> dict[str, int]:
+        return {"module_defs": sum(isinstance(node, ast.FunctionDef) for node in source.tree.body)}  # type: ignore
+
+
+def test_a_plugin_s_unit_metric_sees_the_whole_file_in_every_version(tmp_path: Path) -> None:
+    pm = make_plugin_manager([_ModuleDefs()], entry_points=False)
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    settings = load_settings(tmp_path, rules={r.key: r for r in rules_of(pm)})
+    head = "import os\n\n\n# one\n# two\n"
+    versions = [(f"b{n}", (head + "".join(f"def g{i}():\n    return 0\n" for i in range(n)) +
+                           f"def f():\n    return {n}\n").encode()) for n in (3, 2)]  # newest first: f and a g change
+    whole = BlobFindings(settings, pm=pm)
+    whole.derive = False
+    expected = whole.measure_file("m.py", Wanted(frozenset({"f"})), versions)
+    assert [[row[4] for row in expected[blob][0] if row[0] == "XDF100"] for blob in ("b3", "b2")] == [[4], [3]]
+    assert BlobFindings(settings, pm=pm).measure_file("m.py", Wanted(frozenset({"f"})), versions) == expected
