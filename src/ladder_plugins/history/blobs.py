@@ -28,7 +28,7 @@ from ..config import Settings
 from ..errors import SourceError
 from ..plugins import BUILTIN_PLUGINS
 from .git import Repository
-from .outline import Outline, Spot, derive, outline_of
+from .outline import Outline, Spot, derive, first_line, outline_of
 
 if TYPE_CHECKING:
     import pluggy
@@ -312,8 +312,7 @@ class BlobFindings:
 
     def _unit_rows(self, analyzer: Analyzer, parsed: ParsedSource, unit: Unit) -> tuple[list[Row], list[str]]:
         """A unit's rows and hashes, measured once per distinct text (its line is this version's)."""
-        first = min([unit.line] + [d.lineno for d in getattr(unit.node, "decorator_list", [])])
-        text = "\n".join(parsed.lines[first - 1:unit.end_line])
+        text = "\n".join(parsed.lines[first_line(unit) - 1:unit.end_line])
         memo = (parsed.path, parsed.role, unit.key, unit.is_public, unit.is_test, text)
         found = self._units.get(memo)
         if found is None:

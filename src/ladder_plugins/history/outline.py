@@ -1,25 +1,29 @@
 """Which past versions of a file need parsing at all (the cold git walk's cost is parsing).
 
 Two versions of a file differ in one region of lines: what is left when their common
-first and last lines are set aside. If that region meets none of the units asked
-about, those units are in the other version as they are in this one: the same text,
-the same qualified name, the same role, only their lines moved by what the region
-grew or shrank. Such a version is not parsed whole; only the statements the region
-touches are, alone, to know that the version parses and which units they define.
+first and last lines are set aside. A unit asked about outside that region is in the
+other version as it is in this one: the same text, the same qualified name, the same
+role, only its lines moved by what the region grew or shrank. Such a version is not
+parsed whole; only the statements the region touches are, alone, to know that the
+version parses and which units they define, and a unit asked about among them is
+measured there.
 
 An :class:`Outline` is what that takes of a version: its lines, its statements (with,
-for a class, the statements of its body) and the qualified names of the units each
-one defines, and where the units asked about are. :func:`derive` makes the next
-version's outline from the last one, or says ``None`` where the version must be
-parsed whole:
+for a class, the statements of its body) and the units each one defines, and where
+the units asked about are. :func:`derive` makes the next version from the last one,
+or says ``None`` where the version must be parsed whole:
 
 - the change makes the file's header say "generated" where it did not, or the reverse,
   or holds a ``ladder:`` comment (a role pragma): the role may differ;
-- a statement the region touches, or one it holds now, defines a unit of a name asked
-  about (so the unit changed, appeared, went, or its ``#n`` may have);
+- a backslash ends a line the change made or removed, or the line before it: lines the
+  region does not hold may be joined anew;
 - the region's statements do not parse alone, in their class as the file nests them
-  (a version that does not parse is parsed whole, and fails there);
-- the region leaves a class without a statement.
+  (a version that does not parse is parsed whole, and fails there), or it leaves a
+  class without a statement;
+- the region defines more or fewer units of a name asked about than it did (one came
+  or went, or the ``#n`` of those after it may have changed);
+- a changed unit asked about may call another unit of the file that may call it back
+  (whether it recurses is then a fact of the whole file, :func:`_alone`).
 
 The region is taken at the innermost class whose body holds all of it, so an edit of
 one method parses that method, not its class. Statements are independent in Python's
@@ -49,7 +53,7 @@ from ..analysis.roles import generated_header
 from ..analysis.source import ParsedSource, Unit, find_units, header_lines, parse, read_comments
 from ..errors import SourceError
 
-__all__ = ["Derived", "Outline", "Spot", "derive", "outline_of"]
+__all__ = ["Derived", "Outline", "Spot", "derive", "first_line", "outline_of"]
 
 #: a run of characters that holds no ASCII punctuation or white space: in code that parses, each name is one
 #: (an identifier may hold characters ``\w`` does not, such as a middle dot)
@@ -155,10 +159,11 @@ def outline_of(parsed: ParsedSource, wanted: frozenset[str]) -> Outline:
 
 def _defined(units: Sequence[Unit]) -> list[tuple[int, Span]]:
     """(def line, span) of every unit, in line order."""
-    return [(u.line, Span(u.name, _first(u), u.end_line)) for u in units]
+    return [(u.line, Span(u.name, first_line(u), u.end_line)) for u in units]
 
 
-def _first(unit: Unit) -> int:
+def first_line(unit: Unit) -> int:
+    """A unit's first line: its first decorator's, or its ``def``'s."""
     return min([unit.line] + [d.lineno for d in unit.node.decorator_list])
 
 
@@ -246,7 +251,7 @@ def _same_asked(before: Sequence[str], after: Sequence[Unit], wanted: frozenset[
 
 
 def _spot(unit: Unit) -> Spot:
-    return Spot(unit.key, unit.line, _first(unit), unit.end_line, unit.is_public, unit.is_test)
+    return Spot(unit.key, unit.line, first_line(unit), unit.end_line, unit.is_public, unit.is_test)
 
 
 def _keyed(site: "_Site", units: Sequence[Unit], wanted: frozenset[str]) -> list[Unit]:
@@ -272,7 +277,7 @@ def _alone(unit: Unit, lines: Sequence[str], units: Sequence[Span]) -> bool:
     for span in units:
         scope, _, short = span.name.rpartition(".")
         named.setdefault((scope, short), []).append(span)
-    me = Span(unit.name, _first(unit), unit.end_line)
+    me = Span(unit.name, first_line(unit), unit.end_line)
     todo, seen = [me], {me}
     while todo:
         caller = todo.pop()
