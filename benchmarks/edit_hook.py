@@ -103,7 +103,7 @@ def _row(label: str, times: Sequence[tuple[float, float]]) -> str:
 
 
 def _in_process(project: Path, runs: int, fresh: bool) -> list[tuple[float, float]]:
-    from ladder_plugins.feedback.edit_hook import run
+    from ladder_plugins.agents.edit_hook import run
 
     env = {**os.environ, "LADDER_NOW": NOW}
     target = project / "src" / "app" / "orders.py"
@@ -148,7 +148,7 @@ def _installed() -> Optional[list[str]]:
     """The command ``ladder hook install`` writes, run through a shell as the hosts run it; ``None`` when this
     version has no such command."""
     try:
-        from ladder_plugins.feedback.install import hook_command
+        from ladder_plugins.agents.install import hook_command
     except ImportError:
         return None
     command = ["/bin/sh", "-c", hook_command("post-edit")]
@@ -176,7 +176,7 @@ def _command_rows(project: Path, runs: int, commands: Sequence[tuple[str, Sequen
 def _commands() -> tuple[list[tuple[str, Sequence[str]]], bool]:
     """The hook's commands to time (the module's entry point; the installed command when there is one), and
     whether there is."""
-    entry = [sys.executable, "-c", "import sys; from ladder_plugins.feedback.edit_hook import main; sys.exit(main())"]
+    entry = [sys.executable, "-c", "import sys; from ladder_plugins.agents.edit_hook import main; sys.exit(main())"]
     installed = _installed()
     return [("module entry point", entry)] + ([("the installed command (`sh -c`)", installed)] if installed else []), \
         installed is not None

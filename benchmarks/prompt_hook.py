@@ -5,7 +5,7 @@
 * precision and recall of the classifier on ``tests/data/prompts.tsv``, per language, for all
   prompts and for the held-out batch the patterns were never tuned to;
 * the median and worst wall time of ``N`` real runs of ``python -m ladder_plugins hook prompt``
-  (``--module``: ``python -m ladder_plugins.feedback.prompt_hook``, for a tree where the command
+  (``--module``: ``python -m ladder_plugins.agents.prompt_hook``, for a tree where the command
   is not wired yet; the script falls back to it by itself when the command fails), each after
   one warm-up run, for an ordinary prompt, an operation turn and a captured complaint, in a
   project with a full rules block (6 KB) and a 2 MB transcript; next to it the interpreter's
@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # the labelled set is read as its test reads it
 
 from ladder_plugins.feedback import prompt_hook  # noqa: E402
-from ladder_plugins.feedback.classify import classify  # noqa: E402
-from ladder_plugins.feedback.rules import Section, render_block  # noqa: E402
+from ladder_plugins.agents.classify import classify  # noqa: E402
+from ladder_plugins.rules_block.block import Section, render_block  # noqa: E402
 from tests.test_classify import Row, labelled  # noqa: E402
 
 SCENARIOS = {
@@ -115,7 +115,7 @@ def summary(times: list[float]) -> str:
 
 def hook_command(module: bool) -> list[str]:
     if module:
-        return [sys.executable, "-m", "ladder_plugins.feedback.prompt_hook"]
+        return [sys.executable, "-m", "ladder_plugins.agents.prompt_hook"]
     return [sys.executable, "-m", "ladder_plugins", "hook", "prompt"]
 
 

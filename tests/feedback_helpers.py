@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 from types import ModuleType
 
-from ladder_plugins.feedback.model import SourceContext
+from ladder_plugins.tracker.model import SourceContext
 
 
 def write(root: Path, rel: str, text: str) -> Path:

@@ -516,7 +516,7 @@ def test_clean_removes_c1_controls_and_line_separators(value, expected):
 
 
 def test_the_edit_hook_says_a_hostile_path_and_unit_as_data():
-    from ladder_plugins.feedback.edit_hook import CLAUDE, Finding, render
+    from ladder_plugins.agents.edit_hook import CLAUDE, Finding, render
 
     findings = [Finding(f"src/{INJECTION}/m.py", 3, f"f{INJECTION}", "LAD102", "cognitive complexity", 20, 21, 15,
                         "> 15", True, "survived 3 edits"),
@@ -538,7 +538,7 @@ def test_the_brief_says_hostile_names_as_data():
 
 
 def test_the_rules_block_says_hostile_names_as_data():
-    from ladder_plugins.feedback.rules import hotspot_sections, item_sections, render_block
+    from ladder_plugins.rules_block.block import hotspot_sections, item_sections, render_block
 
     from .test_rules_block import _recurrence, _view
 

@@ -19,7 +19,7 @@ from typing import NamedTuple, Optional
 
 import pytest
 
-from ladder_plugins.feedback.classify import (
+from ladder_plugins.agents.classify import (
     CHINESE, ENGLISH, PATTERNS, REASONS, TRANSCRIPT_TAIL, capture_keywords, classify, cleaned, is_operation_turn,
     matches, transcript_referent,
 )

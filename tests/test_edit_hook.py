@@ -24,8 +24,8 @@ import pytest
 
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import LadderError
-from ladder_plugins.feedback import edit_hook
-from ladder_plugins.feedback.edit_hook import EMPTY, SessionCounter, parse_payload, run, session_file_name
+from ladder_plugins.agents import edit_hook
+from ladder_plugins.agents.edit_hook import EMPTY, SessionCounter, parse_payload, run, session_file_name
 
 from .reports_helpers import FINAL, demo_copy, three_edits
 
@@ -419,7 +419,7 @@ def test_a_sessions_directory_leading_outside_the_root_is_not_used(plain, tmp_pa
 
 
 def entry(stdin: bytes, cwd: Path, env: dict = ENV) -> subprocess.CompletedProcess:
-    code = "import sys; from ladder_plugins.feedback.edit_hook import main; sys.exit(main())"
+    code = "import sys; from ladder_plugins.agents.edit_hook import main; sys.exit(main())"
     return subprocess.run([sys.executable, "-c", code], input=stdin, cwd=cwd, capture_output=True, timeout=60,
                           env={**os.environ, **env})
 

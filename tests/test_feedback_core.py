@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from ladder_plugins.hookspecs import hookimpl
-from ladder_plugins.feedback.keywords import best_match, kebab_id, keywords_of, similarity, stem
-from ladder_plugins.feedback.memory import find_memory_dir, memory_sightings
-from ladder_plugins.feedback.model import Sighting, SourceContext
-from ladder_plugins.feedback.state import StateFile
-from ladder_plugins.feedback.tracker import apply_sightings, recommended_level
+from ladder_plugins.tracker.keywords import best_match, kebab_id, keywords_of, similarity, stem
+from ladder_plugins.tracker.sources.memory import find_memory_dir, memory_sightings
+from ladder_plugins.tracker.model import Sighting, SourceContext
+from ladder_plugins.tracker.state import StateFile
+from ladder_plugins.tracker.scan import apply_sightings, recommended_level
 
 SEED_STATE = {
     "version": 1,
@@ -212,7 +212,7 @@ def test_two_scans_at_once_lose_no_note(tmp_path):
 @pytest.mark.parametrize("garbage", [b"{not json", b"\xff\xfe", b'{"id": "x"}', b"[1, 2]",
                                      b'{"id": "x\\u0007", "when": "2026-05-01", "text": "t"}'])
 def test_a_damaged_journal_line_is_skipped_counted_kept_and_said_once(tmp_path, garbage):
-    from ladder_plugins.feedback.journal import NOTES, add_note, entries
+    from ladder_plugins.tracker.sources.journal import NOTES, add_note, entries
 
     folder = tmp_path / ".ladder" / "feedback"
     add_note(folder, tmp_path, "first note", [])
@@ -262,7 +262,7 @@ def _manager(*plugins):
 
 
 def test_a_failing_source_or_junk_from_one_is_said_and_skipped(tmp_path):
-    from ladder_plugins.feedback.tracker import scan_sources
+    from ladder_plugins.tracker.scan import scan_sources
 
     warned = []
     found = scan_sources(_manager(_Broken(), _Junk()), SourceContext(tmp_path, None, warned.append))
@@ -342,7 +342,7 @@ def test_a_note_is_never_written_through_a_ladder_directory_leading_out(tmp_path
 
 
 def test_hotspots_of_a_rule_with_a_long_name_make_one_item():
-    from ladder_plugins.feedback.hotspots import _sighting
+    from ladder_plugins.tracker.sources.hotspots import _sighting
 
     rule = "exported_cyclomatic_max"
     found = [_sighting(rule, f"history:src/lib/m{n}.py::f::{rule}", f"hotspot {n}", None) for n in range(3)]
@@ -352,7 +352,7 @@ def test_hotspots_of_a_rule_with_a_long_name_make_one_item():
 
 
 def _hotspots_module():
-    from ladder_plugins.feedback import hotspots
+    from ladder_plugins.tracker.sources import hotspots
 
     return hotspots
 

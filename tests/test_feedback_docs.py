@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.feedback import docs
-from ladder_plugins.feedback.files import identity_of
+from ladder_plugins.tracker.sources import docs
+from ladder_plugins.tracker.files import identity_of
 from .feedback_helpers import locations, scan_with, texts, write
 
 

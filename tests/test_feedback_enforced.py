@@ -17,10 +17,10 @@ from typing import Optional
 
 import pytest
 
-from ladder_plugins.feedback import enforced
-from ladder_plugins.feedback.enforced import command_signals, detected_signals, enforced_sightings
-from ladder_plugins.feedback.model import SourceContext
-from ladder_plugins.feedback.topics import Topic, shipped_topics
+from ladder_plugins.tracker.sources import enforced
+from ladder_plugins.tracker.sources.enforced import command_signals, detected_signals, enforced_sightings
+from ladder_plugins.tracker.model import SourceContext
+from ladder_plugins.tracker.topics import Topic, shipped_topics
 from ladder_plugins.plugins import make_plugin_manager
 
 COVERAGE = {".coveragerc": "[report]\nfail_under = 90\n"}

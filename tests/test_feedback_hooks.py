@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.feedback import hooks
+from ladder_plugins.tracker.sources import hooks
 from .feedback_helpers import locations, scan_with, texts, write
 
 

@@ -19,9 +19,9 @@ from ladder_plugins import hookimpl
 from ladder_plugins.catalogue import lookup
 from ladder_plugins.config import load_settings, toml_loads
 from ladder_plugins.errors import LadderError
-from ladder_plugins.feedback.enforced import detected_signals
-from ladder_plugins.feedback.model import SourceContext
-from ladder_plugins.feedback.topics import Topic, load_topics, shipped_topics
+from ladder_plugins.tracker.sources.enforced import detected_signals
+from ladder_plugins.tracker.model import SourceContext
+from ladder_plugins.tracker.topics import Topic, load_topics, shipped_topics
 from ladder_plugins.plugins import make_plugin_manager
 
 TOPICS = shipped_topics()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.feedback.state import StateFile
+from ladder_plugins.tracker.state import StateFile
 
 from .reports_helpers import FINAL, ladder, three_edits
 
@@ -194,7 +194,7 @@ def _state_file(root: Path, warned: list) -> StateFile:
 def _scan_nothing_new(state_file: StateFile) -> None:
     from datetime import date
 
-    from ladder_plugins.feedback.tracker import apply_sightings
+    from ladder_plugins.tracker.scan import apply_sightings
 
     with state_file.updating() as state:
         apply_sightings(state.items, [], None, [], date(2026, 5, 1))

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ladder_plugins.errors import LadderError
-from ladder_plugins.feedback.install import (
+from ladder_plugins.agents.install import (
     BEGIN_MARKER, END_MARKER, HOSTS, Outcome, _toml_block, hook_command, install, installed, installed_kinds,
     is_our_command, ladder_hook_kind, our_kind, settings_path, uninstall,
 )

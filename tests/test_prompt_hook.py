@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.feedback import captures, journal, prompt_hook
-from ladder_plugins.feedback.model import SourceContext
-from ladder_plugins.feedback.prompt_hook import CLAUDE, GEMINI, MAX_CONTEXT, main, plugin_reasons, run
-from ladder_plugins.feedback.rules import BEGIN, Section, render_block
+from ladder_plugins.agents import captures, prompt_hook
+from ladder_plugins.tracker.sources import journal
+from ladder_plugins.tracker.model import SourceContext
+from ladder_plugins.agents.prompt_hook import CLAUDE, GEMINI, MAX_CONTEXT, main, plugin_reasons, run
+from ladder_plugins.rules_block.block import BEGIN, Section, render_block
 
 HOOKS = Path(__file__).resolve().parent / "data" / "hooks"
 CASES = sorted(p.stem for p in HOOKS.glob("*.json"))
@@ -279,7 +280,7 @@ def test_the_writers_block_is_injected_and_a_tampered_file_beside_it_is_not(tmp_
 
 
 def test_without_the_rules_reader_nothing_is_injected(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "ladder_plugins.feedback.rules_file", None)  # the import then fails
+    monkeypatch.setitem(sys.modules, "ladder_plugins.rules_block.files", None)  # the import then fails
     root = make_project(tmp_path / "proj")
     assert run(json.dumps({"cwd": str(root), "timestamp": "t", "prompt": "hi"}).encode(), {}) == "{}"
 
@@ -387,7 +388,7 @@ def _command() -> list[str]:
     try:
         import ladder_plugins.cli.hook  # noqa: F401
     except ImportError:
-        return [sys.executable, "-m", "ladder_plugins.feedback.prompt_hook"]
+        return [sys.executable, "-m", "ladder_plugins.agents.prompt_hook"]
     return [sys.executable, "-m", "ladder_plugins", "hook", "prompt"]
 
 

@@ -1,4 +1,4 @@
-"""The managed rules block as a pure function (``feedback/rules.py``): merge, rank, the byte budget with
+"""The managed rules block as a pure function (``rules_block/block.py``): merge, rank, the byte budget with
 demotion, the severity rules of tracker items, and values that try to break out of the block.
 
 The property test is the contract the prompt hook relies on: for any sections and any budget at or above the
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from ladder_plugins.errors import LadderError
-from ladder_plugins.feedback.rules import (
+from ladder_plugins.rules_block.block import (
     BEGIN, DEMOTED_PREFIX, END, FULL_PREFIX, MIN_BYTES, MORE_PREFIX, NEWLINES, SEVERITIES, Section, demoted_line,
     heading_line, hotspot_sections, in_written_form, item_sections, item_severity, merge, minimum_bytes, more_line, pattern_sections,
     rank, render_block, safe_text,

@@ -1,4 +1,4 @@
-"""``ladder rules sync|check|show`` and the files they write (``feedback/rules_file.py``), on a real history:
+"""``ladder rules sync|check|show`` and the files they write (``rules_block/files.py``), on a real history:
 the demo project after ``ladder check`` ran at three ``LADDER_NOW`` times, so ``price()`` is a recurring hotspot
 of three rules. Every byte outside the markers is kept (CRLF, a BOM, text before and after), a file without
 markers gets the block appended, broken markers and paths leading out are refused with nothing written, and the
@@ -23,10 +23,10 @@ from ladder_plugins.cli import rules as rules_cli
 from ladder_plugins.cli.common import EXIT_USAGE, Parser
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import LadderError
-from ladder_plugins.feedback.rules import (
+from ladder_plugins.rules_block.block import (
     BEGIN, END, FULL_PREFIX, MORE_PREFIX, SEVERITIES, Section, minimum_bytes, more_line, rank, render_block,
 )
-from ladder_plugins.feedback.rules_file import read_block, rules_block_health
+from ladder_plugins.rules_block.files import read_block, rules_block_health
 
 from .reports_helpers import FINAL, three_edits
 
@@ -217,7 +217,7 @@ def test_the_reader_says_nothing_without_a_block(tmp_path):
 
 
 def test_the_reader_imports_neither_the_history_nor_the_analysis_nor_a_lock():
-    code = ("import sys; from ladder_plugins.feedback.rules_file import read_block; read_block('missing.md', 99); "
+    code = ("import sys; from ladder_plugins.rules_block.files import read_block; read_block('missing.md', 99); "
             "print(' '.join(sorted(sys.modules)))")
     modules = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     heavy = ("ladder_plugins.history", "ladder_plugins.analysis", "ladder_plugins.config", "filelock", "pluggy")

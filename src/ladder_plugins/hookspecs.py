@@ -14,8 +14,8 @@ import pluggy
 if TYPE_CHECKING:
     from .analysis.source import ParsedSource, Unit
     from .catalogue import Rule
-    from .feedback.model import Sighting, SourceContext
-    from .feedback.topics import Topic
+    from .tracker.model import Sighting, SourceContext
+    from .tracker.topics import Topic
 
 __all__ = ["hookspec", "hookimpl", "PROJECT_NAME", "LadderSpec"]
 
@@ -71,12 +71,12 @@ class LadderSpec:
         """Find feedback for the tracker (``ladder feedback scan``): one source's sightings.
 
         Called once per scan, for every source plugin. Everything a source reads is untrusted
-        input: read files through :func:`ladder_plugins.feedback.files.read_source` (inside the
+        input: read files through :func:`ladder_plugins.tracker.files.read_source` (inside the
         root, a size cap, one warning for what is skipped) and never raise for a bad file.
 
         :param context: the project root, the Claude Code memory directory (or ``None``), the
             warning sink (say a skipped file once, naming it) and the size cap.
-        :return: the :class:`~ladder_plugins.feedback.model.Sighting` objects found, each with the
+        :return: the :class:`~ladder_plugins.tracker.model.Sighting` objects found, each with the
             identity of what it was read from (``path#hash`` or a capture id), so that scanning
             again counts nothing twice; ``None`` or nothing when the source found nothing.
         """
@@ -101,7 +101,7 @@ class LadderSpec:
     def ladder_feedback_topics(self) -> Optional[Sequence["Topic"]]:
         """Add rows to the tracker's topic table: review topics and the checks that encode them.
 
-        :return: :class:`~ladder_plugins.feedback.topics.Topic` objects (an id not in the shipped
+        :return: :class:`~ladder_plugins.tracker.topics.Topic` objects (an id not in the shipped
             table adds a topic; the same id replaces the shipped row), or ``None``.
         """
 

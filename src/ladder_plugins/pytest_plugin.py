@@ -344,7 +344,7 @@ class FeedbackItem(_ReportItem):
 
     def runtest(self) -> None:
         from .errors import LadderError
-        from .feedback.service import Tracker
+        from .tracker.service import Tracker
         from .reports.sanitize import clean
 
         state = _state(self.config)

@@ -39,7 +39,7 @@ from .classify import Classification
 __all__ = ["CAPTURES_FILE", "LOCK_TIMEOUT", "MAX_PROMPT", "in_project", "capture_path", "capture_entry",
            "append_capture"]
 
-#: the journal's file name for captures (:data:`ladder_plugins.feedback.journal.CAPTURES`)
+#: the journal's file name for captures (:data:`ladder_plugins.tracker.sources.journal.CAPTURES`)
 CAPTURES_FILE = "captures.jsonl"
 #: how long the lock is tried, at most (the hook's remaining budget may make it shorter)
 LOCK_TIMEOUT = 0.2

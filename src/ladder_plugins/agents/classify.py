@@ -51,7 +51,7 @@ import stat
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .keywords import keywords_of, stem
+from ..tracker.keywords import keywords_of, stem
 
 __all__ = [
     "REASONS",
@@ -323,7 +323,7 @@ def matches(text: str) -> tuple[tuple[str, ...], bool]:
 
 def capture_keywords(prompt: str) -> tuple[str, ...]:
     """What the complaint is about, for the tracker's matching: the prompt's keywords (see
-    :func:`~ladder_plugins.feedback.keywords.keywords_of`) without the words of the complaint itself, at most
+    :func:`~ladder_plugins.tracker.keywords.keywords_of`) without the words of the complaint itself, at most
     :data:`MAX_KEYWORDS`, each at most 50 characters (what the journal accepts)."""
     return _keywords(cleaned(prompt))
 

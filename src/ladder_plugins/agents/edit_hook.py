@@ -622,7 +622,7 @@ def main(stdin_fd: Optional[int] = None, stdout: Optional[Any] = None) -> int:
     """``ladder hook post-edit``: stdin to stdout, exit status 0 whatever happened. Stdin is read until it ends
     or holds one whole JSON object, for the budget (``LADDER_HOOK_BUDGET_MS``) at most: a host that never
     finishes its payload gets ``{}`` then."""
-    from .hook_input import budget_of, read_payload
+    from ..readers.stdin import budget_of, read_payload
 
     target = stdout if stdout is not None else sys.stdout
     try:

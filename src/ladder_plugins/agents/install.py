@@ -291,7 +291,7 @@ def _hooks_of(path: Path, data: dict[str, Any], host: Host) -> dict[str, Any]:
 def _kept_commands(path: Path, text: Optional[str]) -> list[str]:
     """The user's own commands in a settings file that run (or mention) one of our hooks: never touched."""
     from ..config import toml_loads
-    from .hooks import hook_entries
+    from ..tracker.sources.hooks import hook_entries
 
     if text is None or not text.strip():
         return []
@@ -694,21 +694,20 @@ def _read_files(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str
 
 def _parsed(path: Path, form: str) -> Any:
     """A settings file's data, or ``None`` when it is missing or cannot be read (doctor only asks)."""
-    from ..config import toml_loads
-    from .hooks import _uncomment_json
+    from ..readers.settings import parse_settings
 
     try:
         text = _read_optional(path)
-        if text is None or not text.strip():
-            return None
-        return toml_loads(text) if form == "toml" else json.loads(_uncomment_json(text))
-    except (LadderError, ValueError, RecursionError):
+    except LadderError:
         return None
+    if text is None or not text.strip():
+        return None
+    return parse_settings(text, "jsonc" if form == "json" else form)[0]
 
 
 def _commands(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str]]:
     """``(file, scope, command)`` of every command hook in ``agent``'s settings files."""
-    from .hooks import hook_entries
+    from ..tracker.sources.hooks import hook_entries
 
     return [(path, scope, entry.command) for path, form, scope in _read_files(agent, root, home)
             for entry in hook_entries(_parsed(path, form) or {})[0]]

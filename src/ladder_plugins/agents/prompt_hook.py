@@ -51,7 +51,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from .classify import Classification, classify, skipped, transcript_referent
-from .hook_input import DEFAULT_BUDGET, budget_of, read_payload
+from ..readers.stdin import DEFAULT_BUDGET, budget_of, read_payload
 
 if TYPE_CHECKING:  # only a capture needs the module, and it imports it itself
     from datetime import datetime
@@ -391,7 +391,7 @@ def rules_context(config: HookConfig, deadline: float, limit: int = MAX_CONTEXT)
     if not paths:
         return ""
     try:
-        from .rules_file import read_block
+        from ..rules_block.files import read_block
     except ImportError:  # an installation without the rules block: nothing to inject
         return ""
     parts: list[str] = []
@@ -511,5 +511,5 @@ def console(stdin_fd: Optional[int] = None, stdout: Optional[Any] = None, *, har
     return 0
 
 
-if __name__ == "__main__":  # ``python -m ladder_plugins.feedback.prompt_hook``, until the command is wired
+if __name__ == "__main__":  # ``python -m ladder_plugins.agents.prompt_hook``, until the command is wired
     sys.exit(console(hard_exit=True))

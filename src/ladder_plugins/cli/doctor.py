@@ -169,7 +169,7 @@ def _check_kept_aside(diag: Diagnosis, settings: Any) -> None:
 
 def _check_feedback(diag: Diagnosis, settings: Any) -> None:
     """The feedback tracker's state file, read only: damaged, newer, malformed items, copies kept aside."""
-    from ..feedback.state import StateFile
+    from ..tracker.state import StateFile
 
     health = StateFile(settings.root / settings.feedback.state, settings.root, lambda _: None).health()
     diag.feedback = health
@@ -187,7 +187,7 @@ def _check_feedback(diag: Diagnosis, settings: Any) -> None:
 
 def _check_rules_block(diag: Diagnosis, settings: Any) -> None:
     """The managed rules block: saturated and over_budget are facts, not faults; a file the writer refuses is."""
-    from ..feedback.rules_file import rules_block_health
+    from ..rules_block.files import rules_block_health
 
     diag.rules_block = rules_block_health(settings)
     for entry in diag.rules_block["files"]:
@@ -201,7 +201,7 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
     """Which agent hosts run our hooks: a note (not installing them is a choice). An installed command the host
     can no longer run (its interpreter gone, or a bare ``ladder`` off the host's PATH) is a problem: the hook
     then fails on every prompt or edit, and hosts do not say so loudly."""
-    from ..feedback.install import installed_kinds, unresolved_hooks
+    from ..agents.install import installed_kinds, unresolved_hooks
 
     try:
         kinds = installed_kinds(settings.root)

@@ -45,7 +45,7 @@ def add_parsers(sub: Any) -> None:
 
 def _tracker(args: argparse.Namespace) -> Any:
     from ..config import load_settings, no_project
-    from ..feedback.service import Tracker
+    from ..tracker.service import Tracker
 
     settings = load_settings(Path.cwd())
     if not settings.in_project:
@@ -65,7 +65,7 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..feedback.render import report_json, report_markdown, report_text
+    from ..tracker.render import report_json, report_markdown, report_text
 
     tracker = _tracker(args)
     state = tracker.read() if args.no_scan else tracker.scan()[1]
@@ -84,7 +84,7 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from ..feedback.render import report_text
+    from ..tracker.render import report_text
 
     tracker = _tracker(args)
     print(report_text(tracker.read().items, tracker.topics, tracker.state_file.shown))

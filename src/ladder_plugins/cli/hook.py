@@ -29,10 +29,10 @@ _ACTION_HELP = {
 def run_hook(name: str) -> int:
     """The agent hooks: stdin to stdout, exit status 0 whatever happens (each module fails open itself)."""
     if name == "post-edit":
-        from ..feedback.edit_hook import main
+        from ..agents.edit_hook import main
 
         return main()
-    from ..feedback.prompt_hook import console
+    from ..agents.prompt_hook import console
 
     return console(hard_exit=True)
 
@@ -70,7 +70,7 @@ def _said(agent: str, outcome: Any, remove: bool) -> list[str]:
 def _install(args: argparse.Namespace, remove: bool) -> int:
     from ..config import load_settings, no_project
     from ..errors import LadderError
-    from ..feedback.install import install, uninstall
+    from ..agents.install import install, uninstall
     from .common import EXIT_OK
 
     settings = load_settings(Path.cwd())

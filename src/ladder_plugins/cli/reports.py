@@ -82,7 +82,7 @@ def _recommend(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from ..feedback.service import feedback_section
+    from ..tracker.service import feedback_section
     from ..reports.html import html_report
 
     settings = settings_of(args)

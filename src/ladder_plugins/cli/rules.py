@@ -37,7 +37,7 @@ def _layout(block: Any) -> str:
 
 
 def _sync(settings: Any) -> int:
-    from ..feedback.rules_file import sync
+    from ..rules_block.files import sync
 
     for outcome in sync(settings, warn=warn):
         print(f"{outcome.action} {clean(outcome.file)}: {_layout(outcome.block)}")
@@ -53,7 +53,7 @@ def _stale(found: Any) -> str:
 
 
 def _check(settings: Any) -> int:
-    from ..feedback.rules_file import check
+    from ..rules_block.files import check
 
     found = check(settings, warn=warn)
     stale = [entry for entry in found if not entry.matches]
@@ -67,7 +67,7 @@ def _check(settings: Any) -> int:
 
 
 def _show(settings: Any) -> int:
-    from ..feedback.rules_file import show
+    from ..rules_block.files import show
 
     emit(show(settings, warn=warn), None)
     return EXIT_OK

@@ -434,7 +434,7 @@ def item_severity(item: dict[str, Any]) -> Optional[str]:
 
 
 def _item(item: dict[str, Any], severity: str) -> Section:
-    from .model import level_name
+    from ..tracker.model import level_name
 
     topic = safe_text(item["topic"], TITLE_CAP)
     where = safe_text(item.get("current_location") or "")
@@ -458,7 +458,7 @@ def _ignore(message: str) -> None:
 
 
 def _items(settings: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
-    from .state import StateFile, item_problem
+    from ..tracker.state import StateFile, item_problem
 
     state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
     return [item for item in state_file.read(repair=False).items if item_problem(item) is None]

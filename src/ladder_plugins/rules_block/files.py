@@ -30,7 +30,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 from ..errors import LadderError
 from ..ladderdir.lock import held, project_lock
 from ..ladderdir.paths import inside
-from .rules import (
+from .block import (
     BEGIN, DEFAULT_MAX_BYTES, DEMOTED_PREFIX, END, FULL_PREFIX, MORE_PREFIX, Block, Section, build_sections,
     in_written_form, more_line, render_block, rules_config,
 )

@@ -14,7 +14,7 @@ from ..catalogue import plural
 from ..reports.sanitize import clean, md_escape
 from .model import LEVELS, level_name
 from .state import item_problem
-from .tracker import needs_promotion
+from .scan import needs_promotion
 
 __all__ = ["report_json", "report_markdown", "report_text", "suggestion_of", "most_urgent"]
 

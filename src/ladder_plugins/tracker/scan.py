@@ -26,12 +26,12 @@ __all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "recomm
 
 #: the built-in sources, registered only when the tracker runs
 BUILTIN_SOURCES = (
-    "ladder_plugins.feedback.memory",
-    "ladder_plugins.feedback.journal",
-    "ladder_plugins.feedback.docs",
-    "ladder_plugins.feedback.hooks",
-    "ladder_plugins.feedback.enforced",
-    "ladder_plugins.feedback.hotspots",
+    "ladder_plugins.tracker.sources.memory",
+    "ladder_plugins.tracker.sources.journal",
+    "ladder_plugins.tracker.sources.docs",
+    "ladder_plugins.tracker.sources.hooks",
+    "ladder_plugins.tracker.sources.enforced",
+    "ladder_plugins.tracker.sources.hotspots",
 )
 _EXCERPT = 200
 
@@ -236,8 +236,8 @@ def apply_sightings(items: list[Any], sightings: Iterable[Sighting], pm: Any, to
 
 def scan_context(settings: Any, warn: Callable[[str], None], memory_dir: Optional[str] = None) -> SourceContext:
     """What the sources get for this project."""
-    from .journal import journal_dir
-    from .memory import find_memory_dir
+    from .sources.journal import journal_dir
+    from .sources.memory import find_memory_dir
 
     memory = find_memory_dir(settings.root, memory_dir or settings.feedback.memory_dir)
     return SourceContext(settings.root, memory, warn, journal_dir=journal_dir(settings.root, settings.history_dir),

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, cast
 
 from .state import State, StateFile, item_problem
-from .tracker import Scan, apply_sightings, needs_promotion, scan_context, scan_sources, tracker_manager
+from .scan import Scan, apply_sightings, needs_promotion, scan_context, scan_sources, tracker_manager
 
 __all__ = ["Tracker", "Overdue", "feedback_section"]
 
@@ -74,7 +74,7 @@ class Tracker:
     def add_note(self, text: str, keywords: Sequence[str]) -> tuple[dict[str, Any], Scan, State]:
         """Keep a note (level 1) and scan, so it is matched and counted now."""
         from ..history.run import now_utc
-        from .journal import add_note, journal_dir
+        from .sources.journal import add_note, journal_dir
 
         folder = journal_dir(self.settings.root, self.settings.history_dir)
         entry = add_note(folder, self.settings.root, text, keywords, now_utc())

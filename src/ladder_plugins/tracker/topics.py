@@ -27,7 +27,7 @@ _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _KEYWORD = re.compile(r"[a-z][a-z0-9]*(?:[-_'][a-z0-9]+)*")
 #: ``namespace:name``: ``ladder:cyclomatic_max``, ``ruff:E722``, ``precommit:detect-secrets``, ``mypy:strict``
 _SIGNAL = re.compile(r"[a-z0-9][a-z0-9-]*:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)*")
-_SHIPPED = "ladder_plugins/feedback/topics.toml"
+_SHIPPED = "ladder_plugins/tracker/topics.toml"
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def shipped_topics() -> tuple[Topic, ...]:
     """The table shipped with the package (``topics.toml``), in its order."""
     from importlib.resources import files
 
-    text = files("ladder_plugins.feedback").joinpath("topics.toml").read_text(encoding="utf-8")
+    text = files("ladder_plugins.tracker").joinpath("topics.toml").read_text(encoding="utf-8")
     rows = toml_loads(text).get("topic")
     if not isinstance(rows, list):
         raise LadderError(f"{_SHIPPED}: expected [[topic]] tables")

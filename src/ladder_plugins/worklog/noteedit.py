@@ -13,7 +13,7 @@ from datetime import date, datetime
 from typing import Any, Mapping, Optional
 
 from ..errors import LadderError
-from ..feedback.frontmatter import FrontMatter, split_front_matter
+from ..readers.frontmatter import FrontMatter, split_front_matter
 from .notes import MAX_FRONT_MATTER, TIMES, Note, front_problem, moment, parsed_time, written
 
 __all__ = ["stamp", "yaml_text", "edit_front_matter"]

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Mapping, Optional
 
 from ..catalogue import plural
 from ..errors import LadderError
-from ..feedback.frontmatter import FrontMatter, split_front_matter
+from ..readers.frontmatter import FrontMatter, split_front_matter
 from .model import Problem, problem
 
 __all__ = ["REGISTERS", "FOLDERS", "STATUS_OF_FOLDER", "DOMAINS", "TAG_PREFIXES", "MAX_NOTE_BYTES",

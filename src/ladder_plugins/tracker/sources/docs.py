@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Set, Tuple
 
-from ..hookspecs import hookimpl
-from ..ladderdir.paths import inside
-from .files import identity_of, read_source, relative
-from .model import Sighting, SourceContext
+from ...hookspecs import hookimpl
+from ...ladderdir.paths import inside
+from ..files import identity_of, read_source, relative
+from ..model import Sighting, SourceContext
 
 if TYPE_CHECKING:
-    from .frontmatter import FrontMatter
+    from ...readers.frontmatter import FrontMatter
 
 __all__ = [
     "ROOT_DOCUMENTS",
@@ -212,7 +212,7 @@ class _Document:
 def _front_matter(text: str) -> "FrontMatter":
     """:func:`split_front_matter`, with what PyYAML raises besides ``YAMLError`` (a date such as
     ``2026-13-45`` is a ``ValueError``, deep nesting a ``RecursionError``) turned into a problem too."""
-    from .frontmatter import FrontMatter, split_front_matter
+    from ...readers.frontmatter import FrontMatter, split_front_matter
 
     try:
         return split_front_matter(text)

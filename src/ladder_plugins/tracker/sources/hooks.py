@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from ..hookspecs import hookimpl
-from .files import identity_of, read_source, relative
-from .model import Sighting, SourceContext
+from ...hookspecs import hookimpl
+from ...readers.settings import parse_settings
+from ..files import identity_of, read_source, relative
+from ..model import Sighting, SourceContext
 
 __all__ = [
     "HOOK_FILES",
@@ -49,8 +50,6 @@ MAX_PLUGIN_DIRS = 2000
 _SOURCE = "hooks"
 _SHOWN_PROBLEMS = 3
 _NOT_SEARCHED = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env", "build", "dist"})
-#: a string, a line comment or a block comment; an unclosed one runs to its end, so the scan stays linear
-_JSON_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*(?:"|(?=\n)|\Z)|//[^\n]*|/\*.*?(?:\*/|\Z)', re.S)
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _GLOSS = {"pre": "before", "post": "after"}
 #: which field holds a hook's words, by its type (other types, such as ``http``, have none)
@@ -181,35 +180,6 @@ def hook_entries(data: object) -> Tuple[List[HookEntry], List[str]]:
 # parsing
 
 
-def _uncomment_json(text: str) -> str:
-    """JSON with ``//`` and ``/* */`` comments (Gemini CLI strips them) as JSON; lines and columns kept."""
-
-    def blank(match: "re.Match[str]") -> str:
-        token = match.group(0)
-        return token if token.startswith('"') else re.sub(r"[^\n]", " ", token)
-
-    return _JSON_TOKEN.sub(blank, text)
-
-
-def _parse(text: str, form: str) -> Tuple[object, Optional[str]]:
-    """The data of a configuration, or why it cannot be read (with line and column when known)."""
-    if form == "toml":
-        from ..config import toml_loads
-
-        try:
-            return toml_loads(text), None
-        except ValueError as exc:
-            return None, f"not valid TOML ({exc})"
-        except RecursionError:
-            return None, "not valid TOML (nested too deeply)"
-    try:
-        return json.loads(_uncomment_json(text) if form == "jsonc" else text), None
-    except json.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-    except (ValueError, RecursionError):
-        return None, "not valid JSON (nested too deeply)"
-
-
 def _canonical(entry: HookEntry) -> str:
     """The hook where it is (event, matcher) as canonical JSON: the words its identity hashes."""
     placed = {"event": entry.event, "matcher": entry.matcher, "hook": entry.hook}
@@ -262,7 +232,7 @@ def _read_hooks(path: Path, form: str, context: SourceContext) -> List[Sighting]
     if text is None or not text.strip():
         return []
     rel = relative(path, context.root)
-    data, problem = _parse(text, form)
+    data, problem = parse_settings(text, form)
     if problem is not None:
         context.warn(f"{rel}: {problem}; skipped")
         return []

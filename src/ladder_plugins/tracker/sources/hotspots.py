@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
-from ..hookspecs import hookimpl
-from .keywords import topic_of
-from .model import Sighting, SourceContext
+from ...hookspecs import hookimpl
+from ..keywords import topic_of
+from ..model import Sighting, SourceContext
 
 __all__ = ["ladder_feedback_sources", "ladder_feedback_match"]
 
 
 def _words(rule_key: str) -> tuple[str, str]:
     """(what the rule measures, ``LAD102 cognitive_max``) for a known rule; the key alone otherwise."""
-    from ..plugins import known_rules
+    from ...plugins import known_rules
 
     rule = next((r for r in known_rules() if r.key == rule_key), None)
     return (rule.what, f"{rule.code} {rule.key}") if rule else (rule_key.replace("_", " "), rule_key)
@@ -46,9 +46,9 @@ def ladder_feedback_sources(context: SourceContext) -> list[Sighting]:
     settings = context.settings
     if settings is None or not settings.in_project or not settings.history_path.exists():
         return []
-    from ..history.recurrence import patterns_of, recurrences
-    from ..history.run import now_utc
-    from ..history.store import HistoryStore
+    from ...history.recurrence import patterns_of, recurrences
+    from ...history.run import now_utc
+    from ...history.store import HistoryStore
 
     recs = recurrences(HistoryStore(settings, warn=context.warn).peek(), settings, now_utc())
     found = [_sighting(r.rule_key, f"history:{r.fingerprint}", f"recurring hotspot {r.path}"

@@ -16,10 +16,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
-from ..errors import LadderError
-from ..hookspecs import hookimpl
-from ..ladderdir.paths import inside
-from .model import Sighting, SourceContext
+from ...errors import LadderError
+from ...hookspecs import hookimpl
+from ...ladderdir.paths import inside
+from ..model import Sighting, SourceContext
 
 __all__ = ["NOTES", "CAPTURES", "journal_dir", "add_note", "entries", "ladder_feedback_sources"]
 
@@ -126,7 +126,7 @@ def _append(path: Path, entry: dict[str, Any]) -> None:
 def _make_folder(folder: Path, root: Path) -> None:
     """The journal's folder, made as the store makes ``.ladder`` (with its ``.gitignore``), inside the root only:
     a ``.ladder``, folder or journal that is a symlink leading out is refused before and after."""
-    from ..ladderdir.paths import first_outside, make_dirs
+    from ...ladderdir.paths import first_outside, make_dirs
 
     places = [folder.parent, folder, folder / NOTES, folder / (NOTES + ".lock")]
     for check in (True, False):

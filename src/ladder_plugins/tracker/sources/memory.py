@@ -20,10 +20,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional
 
-from ..hookspecs import hookimpl
-from .files import identity_of, read_source
-from .frontmatter import split_front_matter
-from .model import Sighting, SourceContext
+from ...hookspecs import hookimpl
+from ..files import identity_of, read_source
+from ...readers.frontmatter import split_front_matter
+from ..model import Sighting, SourceContext
 
 __all__ = ["find_memory_dir", "ladder_feedback_sources", "memory_sightings"]
 

@@ -14,6 +14,11 @@ Linters are read as they decide: ruff from the first of ``.ruff.toml``, ``ruff.t
 the project runs it (its configuration exists, or pre-commit, tox or CI runs it). Every
 file goes through :func:`~.files.read_source`; a file that cannot be read or parsed, or
 has the wrong shape, is one warning naming it, never an exception.
+
+May import: what the tracker's sources may (the spine, ``ladderdir``, ``readers``, ``history``,
+the tracker's ``model``, ``files`` and ``topics``).
+Must not import: the tracker's ``scan``, ``state`` or ``service``, ``rules_block``, ``agents`` or a
+front end.
 """
 
 from __future__ import annotations
@@ -26,17 +31,17 @@ import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
 
-from ..config import settings_from_table, toml_loads
-from ..errors import ConfigError
-from ..hookspecs import hookimpl
-from ..ladderdir.paths import inside
-from .files import identity_of, read_source
-from .model import Sighting, SourceContext
-from .topics import Topic, load_topics
+from ....config import settings_from_table, toml_loads
+from ....errors import ConfigError
+from ....hookspecs import hookimpl
+from ....ladderdir.paths import inside
+from ...files import identity_of, read_source
+from ...model import Sighting, SourceContext
+from ...topics import Topic, load_topics
 
 if TYPE_CHECKING:
-    from ..catalogue import Rule
-    from ..config import Settings
+    from ....catalogue import Rule
+    from ....config import Settings
 
 __all__ = ["ladder_feedback_sources", "enforced_sightings", "detected_signals", "command_signals"]
 
@@ -810,7 +815,7 @@ def _ladder_origin(table: Optional[Mapping[str, Any]], evidence: Sequence[Eviden
 
 
 def _ladder_settings(files: _Files, table: Mapping[str, Any]) -> Optional[tuple[Settings, dict[str, Rule]]]:
-    from ..plugins import known_rules
+    from ....plugins import known_rules
 
     rules = {rule.key: rule for rule in known_rules()}
     try:  # [tool.ladder.feedback] is the tracker's, not the rules'
