@@ -17,8 +17,9 @@ from typing import Optional
 
 import pytest
 
-from ladder_plugins.tracker.sources import enforced
-from ladder_plugins.tracker.sources.enforced import command_signals, detected_signals, enforced_sightings
+from ladder_plugins.tracker.sources.enforced import sightings as enforced
+from ladder_plugins.tracker.sources.enforced.commands import command_signals
+from ladder_plugins.tracker.sources.enforced.sightings import detected_signals, enforced_sightings
 from ladder_plugins.tracker.model import SourceContext
 from ladder_plugins.tracker.topics import Topic, shipped_topics
 from ladder_plugins.plugins import make_plugin_manager

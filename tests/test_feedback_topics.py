@@ -19,7 +19,7 @@ from ladder_plugins import hookimpl
 from ladder_plugins.catalogue import lookup
 from ladder_plugins.config import load_settings, toml_loads
 from ladder_plugins.errors import LadderError
-from ladder_plugins.tracker.sources.enforced import detected_signals
+from ladder_plugins.tracker.sources.enforced.sightings import detected_signals
 from ladder_plugins.tracker.model import SourceContext
 from ladder_plugins.tracker.topics import Topic, load_topics, shipped_topics
 from ladder_plugins.plugins import make_plugin_manager

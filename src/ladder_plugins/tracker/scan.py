@@ -30,7 +30,7 @@ BUILTIN_SOURCES = (
     "ladder_plugins.tracker.sources.journal",
     "ladder_plugins.tracker.sources.docs",
     "ladder_plugins.tracker.sources.hooks",
-    "ladder_plugins.tracker.sources.enforced",
+    "ladder_plugins.tracker.sources.enforced.sightings",
     "ladder_plugins.tracker.sources.hotspots",
 )
 _EXCERPT = 200
