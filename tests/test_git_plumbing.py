@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ladder_plugins.history.git import (Change, Commits, GitUnavailable, Repository, _parse_batch, _parse_log, _run,
-                                        clamp_time)
+from ladder_plugins.history.commits import Change, Commits, _parse_log, clamp_time
+from ladder_plugins.history.git import Repository, _parse_batch
+from ladder_plugins.history.gitprocess import GitUnavailable, run
 
 from .git_helpers import NOW, clone, needs_git, new_repo, three_days
 from .reports_helpers import ladder
@@ -161,7 +162,7 @@ def test_a_git_call_is_cut_at_the_timeout_and_git_is_not_asked_again(tmp_path, m
     monkeypatch.setenv("LADDER_GIT_TIMEOUT", "0.5")
     for _ in range(2):
         with pytest.raises(GitUnavailable, match=r"git log did not finish in 0\.5 s \(LADDER_GIT_TIMEOUT"):
-            _run(tmp_path, ["log"])
+            run(tmp_path, ["log"])
     assert calls.read_text() == "-c core.quotepath=off -c color.ui=false log\n"  # asked once
     stat = Path(f"/proc/{int(pid_file.read_text())}/stat")
     assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] in "ZX"  # the child is gone
@@ -172,7 +173,7 @@ def test_a_bad_timeout_setting_is_said_with_its_range(tmp_path, monkeypatch, giv
     calls = _fake_git(tmp_path, monkeypatch, "exit 0")
     monkeypatch.setenv("LADDER_GIT_TIMEOUT", given)
     with pytest.raises(GitUnavailable, match="LADDER_GIT_TIMEOUT=.* is not a number of seconds from 0 to 3600"):
-        _run(tmp_path, ["log"])
+        run(tmp_path, ["log"])
     assert not calls.exists()
 
 

@@ -35,7 +35,8 @@ def test_a_one_file_check_outside_git_imports_no_process_pool_git_metadata_or_uu
         "from ladder_plugins.cli.main import main\n"
         "code = main(['check', '--no-record', 'one.py'])\n"
         "print(json.dumps(sorted(m for m in ('uuid', 'subprocess', 'concurrent.futures.process', 'multiprocessing',"
-        " 'ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'importlib.metadata', 'radon')"
+        " 'ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'ladder_plugins.history.gitprocess',"
+        " 'ladder_plugins.history.commits', 'importlib.metadata', 'radon')"
         " if m in sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
@@ -49,7 +50,8 @@ def test_pytest_ladder_outside_git_loads_neither_git_nor_radon(tmp_path):
     (tmp_path / "conftest.py").write_text(
         "import sys\n"
         "def pytest_sessionfinish(session):\n"
-        "    loaded = [m for m in ('ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'radon',"
+        "    loaded = [m for m in ('ladder_plugins.history.evidence', 'ladder_plugins.history.git',"
+        " 'ladder_plugins.history.gitprocess', 'ladder_plugins.history.commits', 'radon',"
         " 'concurrent.futures.process', 'ladder_plugins.worklog', 'yaml') if m in sys.modules]\n"
         "    print('LOADED', loaded)\n"
     )

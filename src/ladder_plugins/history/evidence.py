@@ -44,7 +44,9 @@ from ..config import Settings
 from ..errors import ConfigError
 from .blobs import BlobFindings, Row, Wanted, likeness
 from .events import SCHEMA_VERSION, Event
-from .git import Change, Commits, FileVersion, GitUnavailable, Mechanical, Repository, clamp_time
+from .commits import Change, Commits, FileVersion, LogCache, Mechanical, clamp_time
+from .git import Repository
+from .gitprocess import GitUnavailable
 from .run import format_timestamp, now_utc, parse_timestamp
 from .workspace import git_wanted
 
@@ -716,59 +718,6 @@ class GitEvidence:
         specs = {rel: f"{base}:{self._found.renames.get(repo.to_repo(rel), repo.to_repo(rel))}" for rel in files}
         blobs = repo.blob_ids(list(specs.values()))
         return [(blob, rel) for rel, spec in specs.items() if (blob := blobs.get(spec))]
-
-
-class LogCache:
-    """What git log said for one HEAD, kept in the analysis cache: the window's commits, and when
-    ``[tool.ladder]`` was adopted (apart, so a run whose answers are all cached reads no commit list).
-    Commits read for an earlier window start serve a later one."""
-
-    def __init__(self, cache: Optional[AnalysisCache], repo: Repository) -> None:
-        self.cache, self.repo = cache, repo
-        self.head = repo.head() or ""
-
-    def _key(self, kind: bytes) -> str:
-        assert self.cache is not None  # asked only where answers are kept
-        return self.cache.key(kind, self.repo.prefix, self.head)
-
-    def _read(self, kind: bytes, valid: Callable[[Any], bool]) -> Optional[dict[str, Any]]:
-        if self.cache is None:
-            return None
-        data = self.cache.get(self._key(kind))
-        if data is not None and not valid(data):
-            self._discard(kind)
-            return None
-        return data
-
-    def _discard(self, kind: bytes) -> None:
-        if self.cache is not None:
-            self.cache.discard(self._key(kind), "unexpected content")
-
-    def adopted(self, rel: str) -> Optional[tuple[int, str]]:
-        """When and in which commit ``[tool.ladder]`` was first committed to ``rel`` (the pyproject.toml)."""
-        entry = self._read(b"git-adopted-2", lambda d: d.get("rel") == rel and (d.get("at") is None or (
-            isinstance(d.get("at"), list) and len(d["at"]) == 2 and isinstance(d["at"][0], int)
-            and isinstance(d["at"][1], str))))
-        if entry is not None:
-            return None if entry["at"] is None else (entry["at"][0], entry["at"][1])
-        at = self.repo.introduced("[tool.ladder", rel)
-        if self.cache is not None:
-            self.cache.put(self._key(b"git-adopted-2"), {"rel": rel, "at": None if at is None else list(at)})
-        return at
-
-    def commits(self, start: int) -> Commits:
-        # git-log-4: commits carry their author, changes their old blob, in --date-order; and no entry of the
-        # first key, which a negative --since once filled with nothing, is ever read again
-        entry = self._read(b"git-log-4", lambda d: isinstance(d.get("since"), int) and "commits" in d)
-        if entry is not None and entry["since"] <= start:
-            try:
-                return Commits.from_json(entry["commits"]).since(start)
-            except ValueError:
-                self._discard(b"git-log-4")
-        found = self.repo.commits(start)
-        if self.cache is not None:
-            self.cache.put(self._key(b"git-log-4"), {"since": start, "commits": found.to_json()})
-        return found
 
 
 #: Moves followed back from one unit: past this, a chain of moves is no history anyone reads.
