@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
 __all__ = [
     "Rule",
+    "RuleIndex",
     "RULES",
     "ROLES",
     "GATE",
@@ -25,6 +26,8 @@ __all__ = [
     "lint_rule",
     "number",
     "plural",
+    "worse_than",
+    "bound_text",
 ]
 
 ROLES = ("app", "test", "library", "script", "generated", "vendor")
@@ -83,6 +86,30 @@ class Rule:
     def label(self) -> str:
         return self.short or self.key
 
+    @property
+    def has_limit(self) -> bool:
+        """A threshold rule (``max`` or ``min``); a ``meta`` rule is raised by the analysis itself."""
+        return self.kind in ("max", "min")
+
+    @property
+    def is_minimum(self) -> bool:
+        """Violated below its limit; every other rule is read as a maximum, violated above it."""
+        return self.kind == "min"
+
+    def exceeds(self, value: Optional[float], limit: Optional[float]) -> bool:
+        """Whether ``value`` violates ``limit`` (red): below a minimum, above a maximum; not without both."""
+        return value is not None and limit is not None and worse_than(value, limit, minimum=self.is_minimum)
+
+    def past_limit(self, actual: float, limit: Optional[float]) -> Optional[float]:
+        """How far ``actual`` lies past ``limit``, relative to the limit: ``0.67`` for a cognitive 25 > 15,
+        ``1.0`` for no assertions against a minimum of 1, ``0`` at the limit, negative short of it (the
+        yellow band); ``None`` for a rule without a limit. Relative, so that values of different rules
+        compare: the one measure reports rank violations by."""
+        if limit is None or not self.has_limit:
+            return None
+        gap = limit - actual if self.is_minimum else actual - limit
+        return gap / (abs(limit) or 1.0)
+
     def message(
         self, unit: Optional[str], actual: float, limit: Optional[float], detail: Optional[str] = None,
         *, path: Optional[str] = None,
@@ -96,12 +123,11 @@ class Rule:
         return f"{self.what} of {subject} is {value} ({self.bound(actual, limit)})"
 
     def bound(self, actual: Optional[float], limit: Optional[float]) -> str:
-        """``> 10``, ``< 1``, or ``limit 5`` for a value in the yellow band (close to the limit, not over)."""
-        if self.kind == "min":
-            return f"< {number(limit)}"
-        if limit is not None and actual is not None and actual <= limit:
+        """``> 10``, ``< 1``, or ``limit 5`` for a value of a maximum in the yellow band (close to the limit, not
+        over)."""
+        if not self.is_minimum and limit is not None and actual is not None and actual <= limit:
             return f"limit {number(limit)}"
-        return f"> {number(limit)}"
+        return bound_text(limit, minimum=self.is_minimum)
 
     def brief(self, actual: Optional[float], limit: Optional[float]) -> str:
         """``cyclomatic 12 > 10``: the value against its limit in a few words, for a list of several."""
@@ -117,6 +143,20 @@ def _subject(unit: Optional[str], path: Optional[str] = None) -> str:
 def plural(count: int, noun: str) -> str:
     """``1 file``, ``2 files``: the one place counts are worded."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def worse_than(value: float, other: float, *, minimum: bool) -> bool:
+    """Whether ``value`` lies past ``other`` the wrong way: below it for a minimum, above it for a maximum.
+
+    The one place the two kinds of limit differ: a value over its limit (``other`` the limit), a version worse
+    than an earlier one (``other`` the earlier value), or better (the earlier value worse than it).
+    """
+    return value < other if minimum else value > other
+
+
+def bound_text(limit: Optional[float], *, minimum: bool) -> str:
+    """``> 10`` for a maximum, ``< 1`` for a minimum: the side of its limit a violating value lies on."""
+    return f"{'<' if minimum else '>'} {number(limit)}"
 
 
 def number(value: Optional[float]) -> str:
@@ -332,16 +372,41 @@ SUPPRESSION = _BUILTIN[1]
 
 #: Built-in rules by code, in catalogue order (plugins add theirs at run time).
 RULES: Mapping[str, Rule] = MappingProxyType({rule.code: rule for rule in _BUILTIN + (GATE, NEW_CODE)})
-_BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in RULES.values()})
-_LINT_BY_KEY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in _WORKLOG})
+
+
+@dataclass(frozen=True)
+class RuleIndex:
+    """Rules found by name: a code in any case (``lad102``) or a key as written (``cognitive_max``). The one
+    place a rule is looked up by name: the built-in table here, the installed rules in :mod:`.plugins`."""
+
+    by_code: Mapping[str, Rule]
+    by_key: Mapping[str, Rule]
+
+    @classmethod
+    def of(cls, rules: Iterable[Rule]) -> "RuleIndex":
+        listed = tuple(rules)
+        return cls(MappingProxyType({rule.code: rule for rule in listed}),
+                   MappingProxyType({rule.key: rule for rule in listed}))
+
+    def find(self, name: str) -> Optional[Rule]:
+        """The rule whose code or key is ``name``; ``None`` for a name none has."""
+        return self.by_code.get(name.upper()) or self.by_key.get(name)
+
+
+_BUILTIN_INDEX = RuleIndex.of(RULES.values())
+_LINT_INDEX = RuleIndex.of(_WORKLOG)
 
 
 def lookup(name: str) -> Optional[Rule]:
-    """Find a built-in rule by code (``LAD102``) or key (``cognitive_max``)."""
-    return RULES.get(name.upper()) or _BY_KEY.get(name)
+    """Find a built-in rule by code (``LAD102``) or key (``cognitive_max``); :func:`.plugins.rule_of` finds a
+    plugin's too."""
+    return _BUILTIN_INDEX.find(name)
 
 
 def lint_rule(name: str) -> Rule:
     """A rule of the work-log and knowledge-base lint by key (``worklog_lines``) or code; a name it does not
     have is our bug, so this raises ``KeyError``."""
-    return WORKLOG_RULES.get(name.upper()) or _LINT_BY_KEY[name]
+    rule = _LINT_INDEX.find(name)
+    if rule is None:
+        raise KeyError(name)
+    return rule

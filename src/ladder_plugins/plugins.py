@@ -15,7 +15,7 @@ from typing import Iterable, Optional, Sequence
 import pluggy
 
 from . import hookspecs
-from .catalogue import UNKNOWN_RULE, Rule
+from .catalogue import UNKNOWN_RULE, Rule, RuleIndex, lookup
 from .errors import LadderError
 
 __all__ = [
@@ -23,6 +23,8 @@ __all__ = [
     "make_plugin_manager",
     "get_plugin_manager",
     "known_rules",
+    "rule_of",
+    "is_minimum",
     "shown_rule_key",
     "rules_of",
     "declared_anywhere",
@@ -133,11 +135,31 @@ def known_rules(pm: Optional[pluggy.PluginManager] = None) -> Sequence[Rule]:
 
 
 @lru_cache(maxsize=8)
-def _keys_of(pm: pluggy.PluginManager) -> frozenset[str]:
-    return frozenset(rule.key for rule in rules_of(pm))
+def _index_of(pm: pluggy.PluginManager) -> RuleIndex:
+    return RuleIndex.of(rules_of(pm))
+
+
+def rule_of(name: str, pm: Optional[pluggy.PluginManager] = None) -> Optional[Rule]:
+    """The installed rule whose code (``LAD102``, any case) or key (``cognitive_max``) is ``name``, built-in or a
+    plugin's; ``None`` for a name no rule of ``pm`` (default: the process-wide manager) has. A built-in rule is
+    found without building the manager, which scans the entry points."""
+    if pm is None:
+        rule = lookup(name)
+        if rule is not None:
+            return rule
+        pm = get_plugin_manager()
+    return _index_of(pm).find(name)
+
+
+def is_minimum(key: str) -> bool:
+    """Whether the rule of ``key`` is violated below its limit; a key no installed rule has is read as a maximum,
+    as every rule but a ``min`` one is."""
+    rule = rule_of(key)
+    return rule is not None and rule.is_minimum
 
 
 def shown_rule_key(key: str, pm: Optional[pluggy.PluginManager] = None) -> str:
     """``key`` if a rule of ``pm`` (default: the process-wide manager) has it, else ``UNKNOWN_RULE``: a key
     read from the history is printed only when this installation vouches for it."""
-    return key if key in _keys_of(pm or get_plugin_manager()) else UNKNOWN_RULE
+    rule = rule_of(key, pm)
+    return key if rule is not None and rule.key == key else UNKNOWN_RULE

@@ -18,16 +18,13 @@ RED = "red"
 
 
 def severity(rule: Rule, value: Optional[float], limit: Optional[float], yellow_ratio: float) -> Optional[str]:
-    """``"red"``, ``"yellow"`` or ``None`` for ``value`` against ``limit``."""
-    if value is None or limit is None or rule.kind not in ("max", "min"):
+    """``"red"``, ``"yellow"`` or ``None`` for ``value`` against ``limit``; which side of the limit is over is
+    the rule's to say (:meth:`~ladder_plugins.catalogue.Rule.exceeds`)."""
+    if value is None or limit is None or not rule.has_limit:
         return None
-    if rule.kind == "min":
-        return RED if value < limit else None
-    return _band(value, limit, yellow_ratio)
-
-
-def _band(value: float, limit: float, yellow_ratio: float) -> Optional[str]:
-    if value > limit:
+    if rule.exceeds(value, limit):
         return RED
+    if rule.is_minimum:  # a minimum has no yellow band
+        return None
     near = yellow_ratio > 0 and value > 0 and value >= yellow_ratio * limit
     return YELLOW if near else None

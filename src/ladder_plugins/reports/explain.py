@@ -12,7 +12,7 @@ import difflib
 from importlib import resources
 from typing import Optional, Sequence
 
-from ..catalogue import ROLES, Rule
+from ..catalogue import ROLES, Rule, RuleIndex
 from ..errors import LadderError
 
 __all__ = ["explain", "find_rule", "rule_list"]
@@ -22,9 +22,10 @@ _DOC = "ladder_plugins/metrics.md"
 
 
 def find_rule(name: str, rules: Sequence[Rule]) -> Rule:
-    for rule in rules:
-        if name.upper() == rule.code or name == rule.key:
-            return rule
+    """The rule of ``rules`` whose code or key is ``name``; an error naming the closest one otherwise."""
+    rule = RuleIndex.of(rules).find(name)
+    if rule is not None:
+        return rule
     names = [r.code for r in rules] + [r.key for r in rules]
     hint = difflib.get_close_matches(name, names, n=1)
     extra = f"; did you mean {hint[0]!r}?" if hint else "; 'ladder explain --list' lists them"
@@ -59,8 +60,8 @@ def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None)
     rule = find_rule(name, rules)
     lines = [f"{rule.code} {rule.key} ({rule.family}, {rule.scope}, source: {rule.source})", "",
              rule.summary, ""]
-    if rule.kind in ("max", "min"):
-        bound = "maximum" if rule.kind == "max" else "minimum"
+    if rule.has_limit:
+        bound = "minimum" if rule.is_minimum else "maximum"
         lines += [f"default {bound} per role:"] + _limits(rule, settings) + [""]
     counting = counting_rules(rule.metric or rule.key)
     if counting:
