@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Sequence
 
-from ..catalogue import GATE, NEW_CODE, lookup, number
+from ..catalogue import GATE, NEW_CODE, lookup, number, worse_than
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event
-from .recurrence import GitVersions, Recurrence, recurrence_of, rule_kind
+from .recurrence import GitVersions, Recurrence, recurrence_of
 
 if TYPE_CHECKING:
     from ..catalogue import Rule
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Evidence", "Gate", "GateFailure", "GateResult", "decide", "hotspot_message", "by_unit", "advice",
-    "hotspot_failures",
+    "hotspot_failures", "measured",
 ]
 
 
@@ -72,6 +72,13 @@ class GateFailure:
         return rule.code if rule is not None else self.event.rule_key
 
     @property
+    def rule(self) -> Optional[Rule]:
+        """The violated rule, built-in or a plugin's; ``None`` for a key no installed rule has."""
+        from ..plugins import rule_of
+
+        return rule_of(self.event.rule_key)
+
+    @property
     def rule_key(self) -> str:
         """The key of what failed: the gate's own rule, or the violated rule in strict mode."""
         if self.is_hotspot:
@@ -81,8 +88,7 @@ class GateFailure:
     @property
     def violation(self) -> str:
         """``cognitive complexity of 'f' is 30 (> 15)``; ``(< 1)`` for a minimum rule."""
-        e = self.event
-        rule = _rule(e.rule_key)
+        e, rule = self.event, self.rule
         if rule is not None and e.actual is not None:
             return rule.message(e.unit_name, e.actual, e.limit, path=e.path)
         return f"{e.rule_key} of {self.subject} is {number(e.actual)} (limit {number(e.limit)})"
@@ -96,11 +102,7 @@ class GateFailure:
     @property
     def measured(self) -> str:
         """``cyclomatic 12 > 10``: the value against its limit, short, for a unit's list of rules."""
-        e = self.event
-        rule = _rule(e.rule_key)
-        if rule is None:
-            return f"{e.rule_key} {number(e.actual)} > {number(e.limit)}"
-        return rule.brief(e.actual, e.limit)
+        return measured(self.event.rule_key, self.event.actual, self.event.limit)
 
     @property
     def advice(self) -> str:
@@ -145,14 +147,15 @@ class GateResult:
         return None
 
 
-def _rule(key: str) -> Optional[Rule]:
-    """The rule of ``key``: built-in, or a plugin's; ``None`` for a key no installed rule has."""
-    rule = lookup(key)
-    if rule is not None:
-        return rule
-    from ..plugins import known_rules
+def measured(rule_key: str, actual: Optional[float], limit: Optional[float]) -> str:
+    """``cyclomatic 12 > 10``: a value against its limit in a few words, for a list of several; a key no installed
+    rule has is named as it is, read as a maximum."""
+    from ..plugins import rule_of
 
-    return next((rule for rule in known_rules() if rule.key == key), None)
+    rule = rule_of(rule_key)
+    if rule is None:
+        return f"{rule_key} {number(actual)} > {number(limit)}"
+    return rule.brief(actual, limit)
 
 
 def hotspot_message(failures: Sequence[GateFailure]) -> str:
@@ -171,16 +174,11 @@ def _worse_said(failures: Sequence[GateFailure]) -> str:
     if not worse:
         return ""
     return f"; worse than at the base {(worse[0].base or '')[:12]}: " + ", ".join(
-        f"{_rule_name(f.event.rule_key)} was {number(f.base_actual)}" for f in worse)
+        f"{f.rule.label if f.rule else f.event.rule_key} was {number(f.base_actual)}" for f in worse)
 
 
 #: what a known hotspot's entry ends with: why it does not fail, and when it will
 KNOWN_TAIL = "known from history; fails on its next edit that leaves it over the limit"
-
-
-def _rule_name(key: str) -> str:
-    rule = _rule(key)
-    return rule.label if rule is not None else key
 
 
 def _rules_said(failures: Sequence[GateFailure]) -> str:
@@ -222,13 +220,15 @@ def by_unit(failures: Sequence[GateFailure]) -> list[list[GateFailure]]:
     groups: dict[tuple[str, Optional[str]], list[GateFailure]] = {}
     for failure in failures:
         groups.setdefault((failure.event.path, failure.event.unit_name), []).append(failure)
-    return [sorted(group, key=lambda f: _code_of(f.event.rule_key) if f.is_hotspot else f.code)
-            for group in groups.values()]
+    return [sorted(group, key=_order) for group in groups.values()]
 
 
-def _code_of(key: str) -> str:
-    rule = _rule(key)
-    return rule.code if rule is not None else key
+def _order(failure: GateFailure) -> str:
+    """A hotspot's rules in code order, built-in or a plugin's; other failures by the code they are said with."""
+    if not failure.is_hotspot:
+        return failure.code
+    rule = failure.rule
+    return rule.code if rule is not None else failure.event.rule_key
 
 
 def _day(ts: Optional[str]) -> str:
@@ -247,9 +247,11 @@ def _new_code(event: Event, rec: Recurrence, base: Baseline) -> Optional[GateFai
     """A failure when the base did not have this violation, or had it with a better value."""
     if event.fingerprint not in base.values:
         return GateFailure(event, rec, "new", base.commit)
+    from ..plugins import is_minimum
+
     was = base.values[event.fingerprint]
     now = event.actual
-    worse = was is not None and now is not None and (now < was if rule_kind(event.rule_key) == "min" else now > was)
+    worse = was is not None and now is not None and worse_than(now, was, minimum=is_minimum(event.rule_key))
     return GateFailure(event, rec, "worse", base.commit, was) if worse else None
 
 

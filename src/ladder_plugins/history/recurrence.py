@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterable, Iterator, Optional
 
-from ..catalogue import lookup
+from ..catalogue import worse_than
 from ..config import Settings
 from .aggregate import Aggregate, FingerprintStats
 from .run import format_timestamp, horizon
 
 __all__ = [
     "GitVersions", "Recurrence", "Pattern", "cutoff", "occurrence_times", "recurrence_of", "recurrences", "hotspots",
-    "patterns", "trend", "area_of", "patterns_of", "rule_kind", "ahead_of_clock",
+    "patterns", "trend", "area_of", "patterns_of", "ahead_of_clock",
 ]
 
 
@@ -122,23 +122,6 @@ def _hash_form(version: str) -> str:
     return version.split(":", 1)[0] if ":" in version else "1"
 
 
-def _better(value: Optional[float], than: Optional[float], kind: str) -> bool:
-    """Whether ``value`` is an improvement on ``than`` for a rule of ``kind`` (``max`` or ``min``)."""
-    if value is None or than is None:
-        return False
-    return value > than if kind == "min" else value < than
-
-
-def rule_kind(rule_key: str) -> str:
-    """``max`` or ``min``: built-in rules from the catalogue, a plugin's from the plugin host."""
-    rule = lookup(rule_key)
-    if rule is None:
-        from ..plugins import known_rules
-
-        rule = next((r for r in known_rules() if r.key == rule_key), None)
-    return rule.kind if rule is not None and rule.kind == "min" else "max"
-
-
 @dataclass(frozen=True)
 class GitVersions:
     """What git says of a fingerprint's versions: those it holds (``kept``: retention does not cut them) and
@@ -149,11 +132,14 @@ class GitVersions:
 
 
 def _counts(version: str, value: Optional[float], previous: Optional[tuple[str, Optional[float]]],
-            kind: str) -> bool:
+            minimum: bool) -> bool:
     """Whether a version is an occurrence after ``previous`` (version, value): the first, or one of the same
-    hash form whose value is not better."""
-    return previous is None or (_hash_form(version) == _hash_form(previous[0])
-                                and not _better(value, previous[1], kind))
+    hash form whose value is not better (the value before it not worse than it)."""
+    if previous is None:
+        return True
+    was = previous[1]
+    better = value is not None and was is not None and worse_than(was, value, minimum=minimum)
+    return _hash_form(version) == _hash_form(previous[0]) and not better
 
 
 def occurrence_times(stats: FingerprintStats, count_mode: str,
@@ -163,11 +149,13 @@ def occurrence_times(stats: FingerprintStats, count_mode: str,
     compared with it."""
     if count_mode != "edits":
         return [(when, run) for run, when in stats.runs.items()]
-    kind = rule_kind(stats.rule_key)
+    from ..plugins import is_minimum
+
+    minimum = is_minimum(stats.rule_key)
     times: list[tuple[str, str]] = []
     previous: Optional[tuple[str, Optional[float]]] = None
     for version, (early, _, value) in sorted(stats.hashes.items(), key=lambda item: (item[1][0], item[0])):
-        if version not in baseline and _counts(version, value, previous, kind):
+        if version not in baseline and _counts(version, value, previous, minimum):
             times.append((early, version))
         previous = (version, value)
     return times

@@ -41,20 +41,15 @@ class TextOptions:
         return cls(frozenset(shown), **given)
 
 
-def _ratio(v: Violation) -> float:
-    """How far past its limit a violation is (a minimum rule: how far below)."""
-    if not v.limit:
-        return float(v.actual or 0)
-    return v.limit / max(v.actual, 1e-9) if v.rule.kind == "min" else v.actual / v.limit
-
-
 def _worst_units(found: Sequence[Violation], top: int) -> set[tuple[str, Optional[str]]]:
-    """The ``top`` units (or files) with the most red findings, then the furthest past a limit."""
+    """The ``top`` units (or files) with the most red findings, then the furthest past a limit (a finding without
+    a limit, a bad suppression, counts as at it)."""
     units: dict[tuple[str, Optional[str]], list[Violation]] = {}
     for v in found:
         units.setdefault((v.path, v.unit), []).append(v)
     ranked = sorted(units, key=lambda u: (-sum(v.severity == RED for v in units[u]),
-                                          -max(_ratio(v) for v in units[u]), u[0], u[1] or ""))
+                                          -max(v.rule.past_limit(v.actual, v.limit) or 0.0 for v in units[u]),
+                                          u[0], u[1] or ""))
     return set(ranked[:top])
 
 

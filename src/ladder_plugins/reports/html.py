@@ -20,8 +20,8 @@ from typing import Callable, Iterable, Optional, Sequence
 from ..analysis.report import Violation
 from ..analysis.thresholds import RED
 from ..catalogue import number
-from ..history.gate import KNOWN_TAIL
-from ..history.recurrence import Recurrence, rule_kind
+from ..history.gate import KNOWN_TAIL, measured
+from ..history.recurrence import Recurrence
 from ..history.view import HistoryView
 from .sanitize import clean
 from .summary import last_seen_text, last_text
@@ -223,22 +223,13 @@ def _legend() -> str:
 # --- the tables --------------------------------------------------------------------------------------------
 
 
-def _past_limit(v: Violation) -> Optional[float]:
-    """How far past its limit, relative to the limit (negative: in the yellow band, short of it); ``None``
-    for a rule with no limit. Relative, so that a cognitive 25 > 15 and an ABC 20 > 17 compare."""
-    if v.limit is None or v.rule.kind not in ("max", "min"):
-        return None
-    gap = v.actual - v.limit if v.rule.kind == "max" else v.limit - v.actual
-    return gap / (abs(v.limit) or 1.0)
-
-
 def _worst_first(v: Violation) -> tuple[bool, bool, float, str, int, str]:
-    past = _past_limit(v)
+    past = v.rule.past_limit(v.actual, v.limit)
     return v.severity != RED, past is None, -(past or 0.0), v.path, v.line, v.rule.key
 
 
 def _violation_row(v: Violation) -> list[object]:
-    past = _past_limit(v)
+    past = v.rule.past_limit(v.actual, v.limit)
     css = f"sev sev-{v.severity}" if v.severity in ("red", "yellow") else "sev"  # the page's classes only
     return [_Tag(v.severity, css), v.path, v.line, v.unit or "(file)", f"{v.code} {v.rule.key}",
             number(v.actual), number(v.limit), _percent(past)]
@@ -265,20 +256,16 @@ def _current(violations: Optional[Sequence[Violation]]) -> str:
 
 def _measured(view: HistoryView, r: Recurrence) -> str:
     """``cognitive 25 > 15``: the current code's value against its limit, or the last seen one."""
-    from ..plugins import known_rules
-
     now = view.now_of(r)
     actual, limit = (r.last_actual, r.last_limit) if now is None else (now.actual, now.limit)
-    rule = next((rule for rule in known_rules() if rule.key == r.rule_key), None)
-    if rule is not None:
-        return rule.brief(actual, limit)
-    return f"{r.rule_key} {number(actual)} {'<' if rule_kind(r.rule_key) == 'min' else '>'} {number(limit)}"
+    return measured(r.rule_key, actual, limit)
 
 
 def _code(rule_key: str) -> str:
-    from ..plugins import known_rules
+    from ..plugins import rule_of
 
-    return next((rule.code for rule in known_rules() if rule.key == rule_key), rule_key)
+    rule = rule_of(rule_key)
+    return rule.code if rule is not None else rule_key
 
 
 def _unit_row(view: HistoryView, recs: Sequence[Recurrence]) -> list[object]:

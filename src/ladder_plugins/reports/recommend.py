@@ -31,8 +31,9 @@ from ..analysis.discovery import default_paths
 from ..catalogue import UNKNOWN_RULE, lookup
 from ..config import Settings
 from ..history.aggregate import Aggregate
-from ..history.recurrence import Pattern, rule_kind
+from ..history.recurrence import Pattern
 from ..history.view import HistoryView
+from ..plugins import is_minimum
 from .sanitize import agent_data, toml_string
 
 __all__ = ["Suggestion", "recommend", "recommend_text", "recommend_json", "DEFAULT_TOP"]
@@ -78,7 +79,7 @@ def _tightenable(settings: Settings, seen: set[str]) -> list[tuple[str, float]]:
     """App limits of maximum rules that never appeared in the history."""
     limits = settings.thresholds.get("app", {})
     return [(key, limit) for key, limit in sorted(limits.items())
-            if limit is not None and key not in seen and rule_kind(key) == "max" and not key.startswith("exported_")]
+            if limit is not None and key not in seen and not is_minimum(key) and not key.startswith("exported_")]
 
 
 def _merged(patterns: Iterable[Pattern]) -> list[list[Pattern]]:
@@ -102,7 +103,7 @@ def _constraint(group: list[Pattern]) -> Suggestion:
     p = group[0]
     rule = lookup(p.rule_key)
     what = rule.what if rule else p.rule_key
-    if rule_kind(p.rule_key) == "min":
+    if is_minimum(p.rule_key):
         text = (f"{_subject(group)} repeatedly falls below the minimum {what} ({p.rule_key}); "
                 "add to it as that code changes rather than lowering the minimum.")
     else:
@@ -143,7 +144,7 @@ def recommend(aggregate: Aggregate, view: HistoryView, settings: Settings) -> li
     known = [p for p in view.patterns if p.rule_key != UNKNOWN_RULE]  # no advice on a rule nobody has
     found = [_constraint(group) for group in _merged(known)]
     found += [_override(p) for p in known
-              if p.kind == "area" and p.group not in roots and rule_kind(p.rule_key) == "max"]
+              if p.kind == "area" and p.group not in roots and not is_minimum(p.rule_key)]
     ranked = sorted(found, key=lambda s: (-s.weight, s.rule_key, s.kind, s.text))
     return ranked + _tighten(aggregate, settings)
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..catalogue import number, plural
+from ..catalogue import bound_text, number, plural
 from ..history.gate import KNOWN_TAIL
-from ..history.recurrence import rule_kind
 from ..history.view import HistoryView
 from .sanitize import clean, md_escape
 
@@ -41,11 +40,13 @@ def _day(ts: Any) -> str:
 
 def value_text(view: HistoryView, r: Any) -> str:
     """``now 22 (> 15)`` from the code, or ``last seen 22 (> 15) on <day>`` when it was not checked."""
-    bound = "<" if rule_kind(r.rule_key) == "min" else ">"
+    from ..plugins import is_minimum
+
+    minimum = is_minimum(r.rule_key)
     now = view.now_of(r)
     if now is not None:
-        return f"now {number(now.actual)} ({bound} {number(now.limit)})"
-    return f"last seen {number(r.last_actual)} ({bound} {number(r.last_limit)}) on {_day(r.last_seen)}"
+        return f"now {number(now.actual)} ({bound_text(now.limit, minimum=minimum)})"
+    return f"last seen {number(r.last_actual)} ({bound_text(r.last_limit, minimum=minimum)}) on {_day(r.last_seen)}"
 
 
 def last_seen_text(r: Any) -> str:

@@ -15,9 +15,9 @@ __all__ = ["ladder_feedback_sources", "ladder_feedback_match"]
 
 def _words(rule_key: str) -> tuple[str, str]:
     """(what the rule measures, ``LAD102 cognitive_max``) for a known rule; the key alone otherwise."""
-    from ...plugins import known_rules
+    from ...plugins import rule_of
 
-    rule = next((r for r in known_rules() if r.key == rule_key), None)
+    rule = rule_of(rule_key)
     return (rule.what, f"{rule.code} {rule.key}") if rule else (rule_key.replace("_", " "), rule_key)
 
 
