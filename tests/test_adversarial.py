@@ -516,12 +516,12 @@ def test_clean_removes_c1_controls_and_line_separators(value, expected):
 
 
 def test_the_edit_hook_says_a_hostile_path_and_unit_as_data():
-    from ladder_plugins.agents.edit_hook import CLAUDE, Finding, render
+    from ladder_plugins.agents.edit_hook import Finding, render
 
     findings = [Finding(f"src/{INJECTION}/m.py", 3, f"f{INJECTION}", "LAD102", "cognitive complexity", 20, 21, 15,
                         "> 15", True, "survived 3 edits"),
                 Finding(f"{ROLE_FIRST}.py", 1, None, "LAD104", "body length", 90, 91, 50, "> 50", False)]
-    text = json.loads(render(CLAUDE, findings))["hookSpecificOutput"]["additionalContext"]
+    text = json.loads(render("claude", findings))["hookSpecificOutput"]["additionalContext"]
     assert _not_inert(text) == []
     assert len(text.split("\n")) == 1 + 2  # the head and one line per unit
 

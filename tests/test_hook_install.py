@@ -20,9 +20,10 @@ import pytest
 
 from ladder_plugins.errors import LadderError
 from ladder_plugins.agents.install import (
-    BEGIN_MARKER, END_MARKER, HOSTS, Outcome, _toml_block, hook_command, install, installed, installed_kinds,
+    BEGIN_MARKER, END_MARKER, Outcome, _toml_block, hook_command, install, installed, installed_kinds,
     is_our_command, ladder_hook_kind, our_kind, settings_path, uninstall,
 )
+from ladder_plugins.hosts import CODEX as CODEX_HOST
 from ladder_plugins.reports.sanitize import toml_string
 
 RUFF = {"type": "command", "command": "ruff check --fix", "timeout": 30}
@@ -318,7 +319,7 @@ def test_codex_toml_that_cannot_take_our_block_is_refused(root, home, text, said
 def test_codex_uninstall_cleans_both_files(root, home):
     hooks_json = json_file(root / ".codex" / "hooks.json", {"hooks": {}})
     install("codex", "project", home, root)
-    toml = write(root / ".codex" / "config.toml", CODEX_TOML + "\n" + _toml_block(HOSTS["codex"]))
+    toml = write(root / ".codex" / "config.toml", CODEX_TOML + "\n" + _toml_block(CODEX_HOST))
     outcome = uninstall("codex", "project", home, root)
     assert outcome.written == (hooks_json, toml)
     assert toml.read_text() == CODEX_TOML and json.loads(hooks_json.read_text()) == {"hooks": {}}
@@ -327,7 +328,7 @@ def test_codex_uninstall_cleans_both_files(root, home):
 def test_codex_keeps_our_entries_in_one_file_only(root, home):
     hooks_json = root / ".codex" / "hooks.json"
     install("codex", "project", home, root)
-    toml = write(root / ".codex" / "config.toml", CODEX_TOML + "\n" + _toml_block(HOSTS["codex"]).replace("10", "5"))
+    toml = write(root / ".codex" / "config.toml", CODEX_TOML + "\n" + _toml_block(CODEX_HOST).replace("10", "5"))
     outcome = install("codex", "project", home, root)
     assert outcome.written == (toml,) and outcome.removed == (hooks_json,) and not hooks_json.exists()
     assert "timeout = 10" in toml.read_text()

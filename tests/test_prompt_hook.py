@@ -20,7 +20,8 @@ import pytest
 from ladder_plugins.agents import captures, prompt_hook
 from ladder_plugins.tracker.sources import journal
 from ladder_plugins.tracker.model import SourceContext
-from ladder_plugins.agents.prompt_hook import CLAUDE, GEMINI, MAX_CONTEXT, main, plugin_reasons, run
+from ladder_plugins.agents.prompt_hook import MAX_CONTEXT, main, plugin_reasons, run
+from ladder_plugins.hosts import CLAUDE, GEMINI
 from ladder_plugins.rules_block.block import BEGIN, Section, render_block
 
 HOOKS = Path(__file__).resolve().parent / "data" / "hooks"
@@ -293,7 +294,7 @@ def test_without_the_rules_reader_nothing_is_injected(tmp_path, monkeypatch):
 def test_past_the_budget_nothing_more_is_done(tmp_path, dialect, payload):
     root = make_project(tmp_path / "proj")
     stdin = json.dumps({**payload, "cwd": str(root), "prompt": "You did it again."}).encode()
-    assert run(stdin, {}, NOW, began=time.monotonic() - 5) == dialect.nothing
+    assert run(stdin, {}, NOW, began=time.monotonic() - 5) == dialect.prompt_nothing
     assert captured(root) == []
 
 

@@ -45,35 +45,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence
 
+from ..hosts import CONTEXT_CAP, EDIT_PATH_FIELDS, HOSTS, PATCH_FIELDS, answering, host, sender
+
 if TYPE_CHECKING:
     from ..catalogue import Rule
     from ..history.aggregate import FingerprintStats
 
 __all__ = [
-    "CLAUDE", "GEMINI", "EMPTY", "Payload", "Finding", "SessionCounter", "parse_payload", "edited_paths",
+    "EMPTY", "Payload", "Finding", "SessionCounter", "parse_payload", "edited_paths",
     "project_files", "findings_of", "unit_line", "render", "run", "main", "session_file_name",
 ]
 
-#: the two output dialects: Claude Code and Codex share ``PostToolUse``; Gemini CLI has ``AfterTool``
-CLAUDE, GEMINI = "claude", "gemini"
-_EVENTS = {"PostToolUse": CLAUDE, "AfterTool": GEMINI}
-_OUTPUT_EVENT = {CLAUDE: "PostToolUse", GEMINI: "AfterTool"}
-#: Gemini CLI's file tools; used only when ``hook_event_name`` is missing
-_GEMINI_TOOLS = frozenset({"write_file", "replace"})
 #: tools that name a file without changing it: a hook installed without a matcher sees them too
-_READ_ONLY = frozenset({"Read", "NotebookRead", "Glob", "Grep", "LS", "read_file", "read_many_files",
-                        "list_directory", "glob", "search_file_content"})
+_READ_ONLY = frozenset(tool for h in HOSTS for tool in h.read_only_tools)
 #: what every host accepts as "nothing to add"
 EMPTY = "{}"
-#: where a tool's arguments name the file (Claude Code and Gemini CLI: ``file_path``)
-_PATH_KEYS = ("file_path", "absolute_path", "path", "filePath")
-#: Codex's ``apply_patch`` sends the patch as ``{"command": "*** Begin Patch ..."}``
-_PATCH_KEYS = ("command", "input", "patch")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:(?:Add|Update) File|Move to): (.+?)[ \t]*$", re.M)
 MAX_FILES = 8  # a patch may touch many files; the hook stays within its time budget
 MAX_BYTES = 1 << 20  # a file bigger than this is the lint run's job, not an edit hook's
 _SHOWN = 6  # findings written out in full; the rest are counted
-_MAX_CONTEXT = 9000  # Claude Code caps a context string at 10,000 characters
+_MAX_CONTEXT = CONTEXT_CAP - 1000  # below the hosts' cap on a context string characters
 SESSION_UNITS = 200  # fingerprints one session file keeps (the least recently seen go first)
 SESSION_FILES = 200  # session files kept (the oldest go first)
 SESSION_DAYS = 7  # a session file untouched this long is removed
@@ -89,6 +80,7 @@ _LOCK_TIMEOUT = 0.5
 class Payload:
     """What the hook needs from the host's stdin: which dialect to answer in, where, which files."""
 
+    #: the name of the host whose answer form is wanted (Codex's is Claude Code's: ``claude``)
     dialect: str
     cwd: Path
     session_id: str
@@ -96,12 +88,12 @@ class Payload:
 
 
 def _dialect(data: Mapping[str, Any]) -> Optional[str]:
-    """``claude`` (Claude Code, Codex), ``gemini``, or ``None`` for an event this hook does not serve."""
+    """``claude`` (Claude Code, Codex), ``gemini``, or ``None`` for an event this hook does not serve; an
+    empty or non-string event name counts as none (the fields present and the tool then decide)."""
     event = data.get("hook_event_name")
-    if isinstance(event, str) and event:
-        return _EVENTS.get(event)
-    gemini = "timestamp" in data or data.get("tool_name") in _GEMINI_TOOLS
-    return GEMINI if gemini else CLAUDE
+    named = event if isinstance(event, str) and event else None
+    sent = sender(data, named, "post-edit", data.get("tool_name"))
+    return None if sent is None else answering(sent, "post-edit").name
 
 
 def _text(value: Any) -> Optional[str]:
@@ -111,12 +103,12 @@ def _text(value: Any) -> Optional[str]:
 
 def _paths_in(arguments: Mapping[str, Any]) -> list[str]:
     """The files one tool call's arguments name: a path field, or the files of a Codex patch."""
-    for key in _PATH_KEYS:
+    for key in EDIT_PATH_FIELDS:
         named = _text(arguments.get(key))
         if named:
             return [named]
     found: list[str] = []
-    for key in _PATCH_KEYS:
+    for key in PATCH_FIELDS:
         patch = arguments.get(key)
         if isinstance(patch, str) and "*** Begin Patch" in patch:
             found.extend(match.group(1) for match in _PATCH_FILE.finditer(patch))
@@ -134,15 +126,6 @@ def edited_paths(data: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-def _cwd(data: Mapping[str, Any], environ: Mapping[str, str]) -> Optional[Path]:
-    """Where the host works: ``cwd`` on stdin (it follows worktrees), else the project directory it set."""
-    for value in (data.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), environ.get("GEMINI_PROJECT_DIR")):
-        text = _text(value)
-        if text and os.path.isabs(text) and os.path.isdir(text):
-            return Path(text)
-    return None
-
-
 def parse_payload(stdin: bytes, environ: Mapping[str, str]) -> Optional[Payload]:
     """The payload, or ``None`` for anything this hook does not serve (not JSON, another event, no file)."""
     try:
@@ -151,7 +134,10 @@ def parse_payload(stdin: bytes, environ: Mapping[str, str]) -> Optional[Payload]
         return None
     if not isinstance(data, dict):
         return None
-    dialect, paths, cwd = _dialect(data), edited_paths(data), _cwd(data, environ)
+    from ..readers.stdin import working_dir
+
+    dialect, paths, where = _dialect(data), edited_paths(data), working_dir(data, environ)
+    cwd = Path(where) if where is not None else None
     if dialect is None or not paths or cwd is None or data.get("tool_name") in _READ_ONLY:
         return None
     session = data.get("session_id")
@@ -572,9 +558,12 @@ def render(dialect: str, findings: Sequence[Finding], block: bool = False) -> st
     if not findings:
         return EMPTY
     text = _context(findings)
+    answer = host(dialect)
+    if answer is None:
+        raise ValueError(f"no host is called {dialect!r}")
     if block and any(f.hotspot for f in findings):
-        return json.dumps({"decision": "deny" if dialect == GEMINI else "block", "reason": text})
-    return json.dumps({"hookSpecificOutput": {"hookEventName": _OUTPUT_EVENT[dialect], "additionalContext": text}})
+        return json.dumps({"decision": answer.block_decision, "reason": text})
+    return json.dumps({"hookSpecificOutput": {"hookEventName": answer.edit_event, "additionalContext": text}})
 
 
 def _has_history(settings: Any) -> bool:

@@ -46,15 +46,15 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import LadderError
+from ..hosts import HOSTS, NAMES, Host, host as host_named
 from ..ladderdir.atomic import write_atomic
 
 __all__ = [
-    "AGENTS", "SCOPES", "KINDS", "MARKER", "BEGIN_MARKER", "END_MARKER", "Host", "HOSTS", "Outcome", "Unresolved",
+    "SCOPES", "KINDS", "MARKER", "BEGIN_MARKER", "END_MARKER", "Outcome", "Unresolved", "our_groups",
     "hook_command", "our_kind", "is_our_command", "ladder_hook_kind", "settings_path", "install", "uninstall",
     "installed", "installed_kinds", "unresolved_hooks",
 ]
 
-AGENTS = ("claude", "codex", "gemini")
 SCOPES = ("project", "user")
 KINDS = ("prompt", "post-edit")
 #: ends every command install writes: a shell comment, so the host's shell ignores it and we recognise it
@@ -123,39 +123,14 @@ def _is_ours(hook: Any) -> bool:
     return isinstance(hook, dict) and is_our_command(hook.get("command"))
 
 
-@dataclass(frozen=True)
-class Host:
-    """Where one agent host reads hooks, and how it names and times them."""
-
-    agent: str
-    directory: str
-    file: str
-    prompt_event: str
-    edit_event: str
-    edit_matcher: str
-    #: in the host's unit: seconds (Claude Code, Codex) or milliseconds (Gemini CLI)
-    timeout: int
-    #: Gemini CLI's documented shape gives every group a matcher, ``""`` for lifecycle events
-    prompt_matcher: Optional[str] = None
-
-    def groups(self, interpreter: Optional[str] = None) -> dict[str, dict[str, Any]]:
-        """Our two matcher groups, by event, exactly as they are written (``interpreter``: see hook_command)."""
-        prompt: dict[str, Any] = {} if self.prompt_matcher is None else {"matcher": self.prompt_matcher}
-        prompt["hooks"] = [{"type": "command", "command": hook_command("prompt", interpreter),
-                            "timeout": self.timeout}]
-        edit = {"matcher": self.edit_matcher,
-                "hooks": [{"type": "command", "command": hook_command("post-edit", interpreter),
-                           "timeout": self.timeout}]}
-        return {self.prompt_event: prompt, self.edit_event: edit}
-
-
-HOSTS = {
-    "claude": Host("claude", ".claude", "settings.json", "UserPromptSubmit", "PostToolUse", "Edit|Write|MultiEdit", 10),
-    # Codex's apply_patch answers to Edit and Write; naming it keeps older builds without those aliases covered
-    "codex": Host("codex", ".codex", "hooks.json", "UserPromptSubmit", "PostToolUse",
-                  "Edit|Write|MultiEdit|apply_patch", 10),
-    "gemini": Host("gemini", ".gemini", "settings.json", "BeforeAgent", "AfterTool", "write_file|replace", 10000, ""),
-}
+def our_groups(host: Host, interpreter: Optional[str] = None) -> dict[str, dict[str, Any]]:
+    """Our two matcher groups for ``host``, by event, exactly as they are written (``interpreter``: see
+    :func:`hook_command`)."""
+    prompt: dict[str, Any] = {} if host.prompt_matcher is None else {"matcher": host.prompt_matcher}
+    prompt["hooks"] = [{"type": "command", "command": hook_command("prompt", interpreter), "timeout": host.timeout}]
+    edit = {"matcher": host.edit_matcher,
+            "hooks": [{"type": "command", "command": hook_command("post-edit", interpreter), "timeout": host.timeout}]}
+    return {host.prompt_event: prompt, host.edit_event: edit}
 
 
 @dataclass(frozen=True)
@@ -177,9 +152,10 @@ class Outcome:
 
 
 def _host(agent: str) -> Host:
-    if agent not in HOSTS:
-        raise LadderError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
-    return HOSTS[agent]
+    found = host_named(agent)
+    if found is None:
+        raise LadderError(f"unknown agent {agent!r}; expected one of {', '.join(NAMES)}")
+    return found
 
 
 def _base(scope: str, home: Optional[Path], project_root: Path) -> Path:
@@ -188,8 +164,14 @@ def _base(scope: str, home: Optional[Path], project_root: Path) -> Path:
     return Path(project_root) if scope == "project" else Path(home) if home is not None else Path.home()
 
 
-def _toml_path(host: Host, base: Path) -> Path:
-    return base / host.directory / "config.toml"
+def _toml_path(host: Host, base: Path) -> Optional[Path]:
+    """The TOML file install may write for ``host`` (Codex's ``config.toml``), or ``None``."""
+    return next((base / host.directory / f.name for f in host.files if f.installs and f.form == "toml"), None)
+
+
+def _form(host: Host, path: Path) -> str:
+    """How ``host`` writes its settings file ``path`` (by its name): ``json``, ``jsonc`` or ``toml``."""
+    return next((f.form for f in host.files if f.name == path.name), "toml" if path.suffix == ".toml" else "json")
 
 
 def _holds_block(path: Path) -> bool:
@@ -209,7 +191,7 @@ def _configures_hooks(path: Path) -> bool:
 
 def _candidates(host: Host, base: Path) -> list[Path]:
     """Every file of ``host`` under ``base`` that install may write or uninstall may clean."""
-    return [base / host.directory / host.file] + ([_toml_path(host, base)] if host.agent == "codex" else [])
+    return [base / host.directory / f.name for f in host.files if f.installs]
 
 
 def settings_path(agent: str, scope: str, home: Optional[Path], project_root: Path) -> Path:
@@ -217,11 +199,10 @@ def settings_path(agent: str, scope: str, home: Optional[Path], project_root: Pa
     (or ``.codex/config.toml``, see the module's docstring), ``.gemini/settings.json``; under the project
     root, or under ``home`` (default ``~``) for the user scope."""
     host, base = _host(agent), _base(scope, home, project_root)
-    json_path = base / host.directory / host.file
-    if agent == "codex":
-        toml = _toml_path(host, base)
-        if _holds_block(toml) or (not json_path.exists() and _configures_hooks(toml)):
-            return toml
+    json_path = base / host.directory / host.files[0].name
+    toml = _toml_path(host, base)
+    if toml is not None and (_holds_block(toml) or (not json_path.exists() and _configures_hooks(toml))):
+        return toml
     return json_path
 
 
@@ -258,15 +239,15 @@ def _read_optional(path: Path) -> Optional[str]:
         raise LadderError(f"{path}: cannot be read ({exc.strerror or exc}); nothing changed") from None
 
 
-def _load_json(path: Path, text: Optional[str], agent: str) -> dict[str, Any]:
+def _load_json(path: Path, text: Optional[str], host: Host) -> dict[str, Any]:
     """The settings object (``{}`` for a missing or blank file); anything that is not a JSON object is refused."""
     if text is None or not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        hint = " (Gemini CLI allows comments there, which a rewrite would lose: add the entries by hand)" \
-            if agent == "gemini" else ""
+        hint = f" ({host.title} allows comments there, which a rewrite would lose: add the entries by hand)" \
+            if _form(host, path) == "jsonc" else ""
         raise LadderError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}){hint}; "
                           "nothing changed") from None
     except (ValueError, RecursionError):
@@ -350,7 +331,7 @@ def _stripped(hooks: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
 def _with_ours(hooks: dict[str, Any], host: Host, interpreter: Optional[str]) -> dict[str, Any]:
     """``hooks`` with exactly our two groups: where ours were already, else at the end of their events."""
     stripped, places = _stripped(hooks)
-    ours = host.groups(interpreter)
+    ours = our_groups(host, interpreter)
     # every event where it was (an event that held only ours was dropped by the strip), new ones at the end
     result = {event: stripped.get(event, []) for event in [*hooks, *ours] if event in stripped or event in ours}
     for event, group in ours.items():
@@ -408,7 +389,7 @@ class _Style:
 def _json_text(path: Path, text: Optional[str], host: Host, adding: bool,
                interpreter: Optional[str]) -> Optional[str]:
     """The file's new text with our entries added (``adding``) or removed; ``None`` when nothing changes."""
-    data = _load_json(path, text, host.agent)
+    data = _load_json(path, text, host)
     hooks = _hooks_of(path, data, host)
     new_hooks = _with_ours(hooks, host, interpreter) if adding else _stripped(hooks)[0]
     if new_hooks == hooks:
@@ -426,7 +407,7 @@ def _toml_block(host: Host, interpreter: Optional[str] = None) -> str:
 
     lines = [BEGIN_MARKER, "# written by `ladder hook install`, removed by `ladder hook uninstall`; "
              "edits between the markers are replaced"]
-    for event, group in host.groups(interpreter).items():
+    for event, group in our_groups(host, interpreter).items():
         lines.append(f"[[hooks.{event}]]")
         if "matcher" in group:
             lines.append(f"matcher = {toml_string(group['matcher'])}")
@@ -683,13 +664,11 @@ def uninstall(agent: str, scope: str, home: Optional[Path], project_root: Path,
 # which hosts have them, and whether their commands still resolve (for ``ladder doctor``)
 
 
-def _read_files(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str]]:
-    """``(file, form, scope)`` of every settings file ``agent`` reads hooks from."""
-    host = HOSTS[agent]
-    names = [host.file] + (["settings.local.json"] if agent == "claude" else []) \
-        + (["config.toml"] if agent == "codex" else [])
-    return [(base / host.directory / name, "toml" if name.endswith(".toml") else "json", scope)
-            for base, scope in ((root, "project"), (home, "user")) for name in names]
+def _read_files(host: Host, root: Path, home: Path) -> list[tuple[Path, str, str]]:
+    """``(file, form, scope)`` of every settings file ``host`` reads hooks from. Doctor only asks: any JSON is
+    read with comments allowed."""
+    return [(base / host.directory / f.name, "toml" if f.form == "toml" else "jsonc", scope)
+            for base, scope in ((root, "project"), (home, "user")) for f in host.files]
 
 
 def _parsed(path: Path, form: str) -> Any:
@@ -702,14 +681,14 @@ def _parsed(path: Path, form: str) -> Any:
         return None
     if text is None or not text.strip():
         return None
-    return parse_settings(text, "jsonc" if form == "json" else form)[0]
+    return parse_settings(text, form)[0]
 
 
-def _commands(agent: str, root: Path, home: Path) -> list[tuple[Path, str, str]]:
-    """``(file, scope, command)`` of every command hook in ``agent``'s settings files."""
+def _commands(host: Host, root: Path, home: Path) -> list[tuple[Path, str, str]]:
+    """``(file, scope, command)`` of every command hook in ``host``'s settings files."""
     from ..tracker.sources.hooks import hook_entries
 
-    return [(path, scope, entry.command) for path, form, scope in _read_files(agent, root, home)
+    return [(path, scope, entry.command) for path, form, scope in _read_files(host, root, home)
             for entry in hook_entries(_parsed(path, form) or {})[0]]
 
 
@@ -717,9 +696,9 @@ def installed_kinds(root: Path, home: Optional[Path] = None) -> dict[str, tuple[
     """For each agent, which of our hooks (``post-edit``, ``prompt``) its settings run, in the project or the
     user's settings (Claude Code's ``settings.local.json`` and Codex's ``config.toml`` included)."""
     home = Path(home) if home is not None else Path.home()
-    return {agent: tuple(sorted({kind for _, _, command in _commands(agent, Path(root), home)
-                                 if (kind := ladder_hook_kind(command))}))
-            for agent in AGENTS}
+    return {host.name: tuple(sorted({kind for _, _, command in _commands(host, Path(root), home)
+                                     if (kind := ladder_hook_kind(command))}))
+            for host in HOSTS}
 
 
 def installed(root: Path, home: Optional[Path] = None) -> dict[str, bool]:
@@ -754,12 +733,12 @@ def unresolved_hooks(root: Path, home: Optional[Path] = None) -> list[Unresolved
     ``ladder`` of earlier versions, which a host finds only when its PATH holds the environment."""
     home = Path(home) if home is not None else Path.home()
     found: dict[tuple[Path, str], Unresolved] = {}  # one per file and interpreter, not per entry
-    for agent in AGENTS:
-        for path, scope, command in _commands(agent, Path(root), home):
+    for host in HOSTS:
+        for path, scope, command in _commands(host, Path(root), home):
             ours = _ours(command)
             if ours is None:
                 continue
             reason = _unresolved(ours[1])
             if reason is not None:
-                found.setdefault((path, reason), Unresolved(agent, scope, path, command, reason))
+                found.setdefault((path, reason), Unresolved(host.name, scope, path, command, reason))
     return list(found.values())

@@ -51,7 +51,8 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
 
 from .classify import Classification, classify, skipped, transcript_referent
-from ..readers.stdin import DEFAULT_BUDGET, budget_of, read_payload
+from ..hosts import CONTEXT_CAP, Host, sender
+from ..readers.stdin import DEFAULT_BUDGET, budget_of, read_payload, working_dir
 
 if TYPE_CHECKING:  # only a capture needs the module, and it imports it itself
     from datetime import datetime
@@ -61,10 +62,6 @@ __all__ = [
     "PLUGIN_SHARE",
     "EMPTY",
     "MAX_CONTEXT",
-    "Dialect",
-    "CLAUDE",
-    "CODEX",
-    "GEMINI",
     "PromptInput",
     "HookConfig",
     "budget_of",
@@ -84,8 +81,8 @@ __all__ = [
 PLUGIN_SHARE = 0.5
 #: what every host accepts as "nothing to add", and the answer to anything that went wrong
 EMPTY = "{}"
-#: characters of context at most: Claude Code caps each string at 10,000
-MAX_CONTEXT = 9500
+#: characters of context at most: below the hosts' cap on each string
+MAX_CONTEXT = CONTEXT_CAP - 500
 _GRACE = 0.25
 _MAX_PLUGIN_REASONS = 8
 _DEFAULT_RULES = (".agent/rules/feedback-loop.md",)
@@ -93,24 +90,11 @@ _DEFAULT_MAX_BYTES = 6144
 
 
 @dataclass(frozen=True)
-class Dialect:
-    """How one host wants the answer: the event name it expects back, and what "nothing to add" is."""
-
-    name: str
-    event: str
-    nothing: str
-
-
-CLAUDE = Dialect("claude", "UserPromptSubmit", "")
-CODEX = Dialect("codex", "UserPromptSubmit", "")
-GEMINI = Dialect("gemini", "BeforeAgent", EMPTY)
-
-
-@dataclass(frozen=True)
 class PromptInput:
     """What the hook takes from the host's stdin."""
 
-    dialect: Dialect
+    #: the host that sent it: the answer is in its form
+    dialect: Host
     prompt: str
     #: where the project root is looked for (``cwd`` on stdin, else the host's project directory), or None
     start: Optional[str]
@@ -130,27 +114,14 @@ class HookConfig:
     history_dir: str = ".ladder"
 
 
-def dialect_of(data: Mapping[str, Any]) -> Optional[Dialect]:
-    """The host that sent ``data``, or ``None`` for an event this hook does not serve."""
-    event = data.get("hook_event_name")
-    if event == "BeforeAgent" or (event is None and "timestamp" in data):
-        return GEMINI
-    if event not in ("UserPromptSubmit", None):
-        return None
-    return CODEX if "turn_id" in data or "model" in data else CLAUDE
+def dialect_of(data: Mapping[str, Any]) -> Optional[Host]:
+    """The host that sent ``data``, or ``None`` for an event this hook does not serve (an event named
+    otherwise than a host's prompt event: an empty or non-string one too)."""
+    return sender(data, data.get("hook_event_name"), "prompt")
 
 
 def _text(value: Any) -> Optional[str]:
     return value if isinstance(value, str) and value and "\x00" not in value else None
-
-
-def _start(data: Mapping[str, Any], environ: Mapping[str, str]) -> Optional[str]:
-    """``cwd`` on stdin (it follows worktrees), else the project directory the host set, if it exists."""
-    for value in (data.get("cwd"), environ.get("CLAUDE_PROJECT_DIR"), environ.get("GEMINI_PROJECT_DIR")):
-        text = _text(value)
-        if text and os.path.isabs(text) and os.path.isdir(text):
-            return text
-    return None
 
 
 def parse_input(stdin: bytes, environ: Mapping[str, str]) -> Optional[PromptInput]:
@@ -164,7 +135,7 @@ def parse_input(stdin: bytes, environ: Mapping[str, str]) -> Optional[PromptInpu
         return None
     prompt = data.get("prompt")
     session = data.get("session_id")
-    return PromptInput(dialect, prompt if isinstance(prompt, str) else "", _start(data, environ),
+    return PromptInput(dialect, prompt if isinstance(prompt, str) else "", working_dir(data, environ),
                        _text(data.get("transcript_path")), session if isinstance(session, str) else None)
 
 
@@ -403,11 +374,11 @@ def rules_context(config: HookConfig, deadline: float, limit: int = MAX_CONTEXT)
     return "\n\n".join(parts)
 
 
-def render(dialect: Dialect, context: str) -> str:
+def render(dialect: Host, context: str) -> str:
     """What to print: the host's JSON carrying ``context`` (cut to :data:`MAX_CONTEXT`), or its nothing."""
     if not context:
-        return dialect.nothing
-    output = {"hookEventName": dialect.event, "additionalContext": context[:MAX_CONTEXT]}
+        return dialect.prompt_nothing
+    output = {"hookEventName": dialect.prompt_event, "additionalContext": context[:MAX_CONTEXT]}
     return json.dumps({"hookSpecificOutput": output})
 
 
@@ -423,7 +394,7 @@ def _answer(stdin: bytes, environ: Mapping[str, str], now: Optional[datetime], b
     said = _feedback(hook, config, now, (began + budget * PLUGIN_SHARE, deadline))
     rules = rules_context(config, deadline, MAX_CONTEXT - len(said) - 2) if time.monotonic() < deadline else ""
     if time.monotonic() > deadline:
-        return hook.dialect.nothing
+        return hook.dialect.prompt_nothing
     return render(hook.dialect, "\n\n".join(part for part in (said, rules) if part))
 
 

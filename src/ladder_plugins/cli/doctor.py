@@ -32,7 +32,7 @@ class Diagnosis:
     rules_block: dict[str, Any] = field(default_factory=dict)
     #: whether git's history is read, from when it fails a run, what is mechanical (``GitEvidence.health``)
     git: dict[str, Any] = field(default_factory=dict)
-    #: per agent host, which of our hooks its settings run (``feedback.install.installed_kinds``)
+    #: per agent host, which of our hooks its settings run (``agents.install.installed_kinds``)
     agent_hooks: dict[str, list[str]] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
@@ -273,8 +273,11 @@ def _rules_line(r: dict[str, Any]) -> list[str]:
 def _hooks_line(hooks: dict[str, list[str]]) -> list[str]:
     if not hooks:
         return []
+    from ..hosts import NAMES
+
     said = "; ".join(f"{agent} {', '.join(kinds) or 'none'}" for agent, kinds in hooks.items())
-    hint = "" if any(hooks.values()) else " ('ladder hook install --agent claude' adds them; or codex, gemini)"
+    hint = "" if any(hooks.values()) else \
+        f" ('ladder hook install --agent {NAMES[0]}' adds them; or {', '.join(NAMES[1:])})"
     return [f"agent hooks: {said}{hint}"]
 
 

@@ -38,13 +38,15 @@ def run_hook(name: str) -> int:
 
 
 def add_parsers(sub: Any) -> None:
+    from ..hosts import HOSTS, NAMES
     from .common import command_group
 
     parsers = command_group(sub, "hook", _ACTION_HELP)
     for verb in ("install", "uninstall"):
         parser = parsers[verb]
-        parser.add_argument("--agent", required=True, choices=("claude", "codex", "gemini", "all"))
-        parser.add_argument("--user", action="store_true", help="the user's settings (~/.claude, ~/.codex, ~/.gemini)")
+        parser.add_argument("--agent", required=True, choices=(*NAMES, "all"))
+        parser.add_argument("--user", action="store_true",
+                            help=f"the user's settings ({', '.join('~/' + h.directory for h in HOSTS)})")
         parser.add_argument("--project", action="store_true", help="this project's settings (the default)")
         parser.add_argument("--home", metavar="DIR", help="stands in for ~ (a disposable home, tests)")
         parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
@@ -59,24 +61,34 @@ def _said(agent: str, outcome: Any, remove: bool) -> list[str]:
     lines += [f"{agent}: removed {clean(str(path))} (install had created it)" for path in outcome.removed]
     if not lines:
         lines = [f"{agent}: already {'absent' if remove else 'installed'}; nothing changed"]
-    elif agent == "codex" and not remove:
-        lines[-1] += "; Codex asks you to trust the new hooks the next time it starts"
+    elif not remove:
+        lines[-1] += _trust_note(agent)
     also = "" if remove else "; the host runs it besides ours: keep one of the two"
     lines += [f"{agent}: kept your own hook command `{clean(command)}` (not written by install){also}"
               for command in outcome.kept]
     return lines
 
 
+def _trust_note(agent: str) -> str:
+    """What a host that asks the user to trust new hooks (Codex) will ask, or ``""``."""
+    from ..hosts import host
+
+    found = host(agent)
+    return f"; {found.title} asks you to trust the new hooks the next time it starts" if found and found.asks_trust \
+        else ""
+
+
 def _install(args: argparse.Namespace, remove: bool) -> int:
     from ..config import load_settings, no_project
     from ..errors import LadderError
+    from ..hosts import NAMES
     from ..agents.install import install, uninstall
     from .common import EXIT_OK
 
     settings = load_settings(Path.cwd())
     if not args.user and not settings.in_project:
         raise LadderError(f"{no_project(settings.root)}: install into a project from inside it, or use --user")
-    agents = ("claude", "codex", "gemini") if args.agent == "all" else (args.agent,)
+    agents = NAMES if args.agent == "all" else (args.agent,)
     home = Path(args.home) if args.home else None
     scope = "user" if args.user else "project"
     for agent in agents:

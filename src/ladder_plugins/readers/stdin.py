@@ -1,4 +1,5 @@
-"""The agent hooks' stdin: read with a deadline, so a host that never closes it cannot hold a prompt or an edit.
+"""The agent hooks' stdin: read with a deadline, so a host that never closes it cannot hold a prompt or an edit;
+and where the host that sent it works.
 
 Both hooks (``prompt_hook``, ``edit_hook``) read the host's JSON payload here. A host may write its
 payload and leave stdin open: the read ends as soon as the bytes are one whole JSON object. A host
@@ -13,7 +14,7 @@ import contextlib
 import os
 from typing import Mapping, Optional
 
-__all__ = ["DEFAULT_BUDGET", "MAX_STDIN", "budget_of", "read_payload"]
+__all__ = ["DEFAULT_BUDGET", "MAX_STDIN", "budget_of", "read_payload", "working_dir"]
 
 #: seconds a hook may take (the prompt hook's whole work; the edit hook's wait for its stdin)
 DEFAULT_BUDGET = 1.0
@@ -66,3 +67,16 @@ def read_payload(fd: int, seconds: float, max_bytes: int = MAX_STDIN) -> Optiona
     reader.start()
     reader.join(max(0.0, seconds))
     return None if reader.is_alive() else bytes(data)
+
+
+def working_dir(data: Mapping[str, object], environ: Mapping[str, str]) -> Optional[str]:
+    """Where the host works: ``cwd`` of its payload ``data`` (it follows worktrees), else the project directory
+    a host set in its environment (:attr:`~ladder_plugins.hosts.Host.project_dir_env`); the first that is an
+    absolute path of an existing directory, or ``None``."""
+    from ..hosts import HOSTS
+
+    given = [data.get("cwd")] + [environ.get(h.project_dir_env) for h in HOSTS if h.project_dir_env]
+    for value in given:
+        if isinstance(value, str) and value and "\x00" not in value and os.path.isabs(value) and os.path.isdir(value):
+            return value
+    return None

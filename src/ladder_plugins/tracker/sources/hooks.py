@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ...hookspecs import hookimpl
+from ...hosts import HOSTS, PLUGIN_HOOK_FILE, PLUGIN_MANIFEST
 from ...readers.settings import parse_settings
 from ..files import identity_of, read_source, relative
 from ..model import Sighting, SourceContext
@@ -33,15 +34,9 @@ __all__ = [
     "ladder_feedback_sources",
 ]
 
-#: the hook configurations of a project and how each is written (``jsonc``: JSON with comments)
-HOOK_FILES = (
-    (".claude/settings.json", "json"),
-    (".claude/settings.local.json", "json"),
-    (".codex/hooks.json", "json"),
-    (".codex/config.toml", "toml"),
-    (".gemini/settings.json", "jsonc"),
-    ("hooks/hooks.json", "json"),
-)
+#: the hook configurations of a project and how each is written (``jsonc``: JSON with comments): every host's
+#: files, then the project's own hooks when it is a Claude Code plugin
+HOOK_FILES = tuple((f"{h.directory}/{f.name}", f.form) for h in HOSTS for f in h.files) + (PLUGIN_HOOK_FILE,)
 #: how deep below the root a Claude Code plugin (``<dir>/.claude-plugin/plugin.json``) is looked for
 MAX_PLUGIN_DEPTH = 3
 #: at most this many directories are searched for plugins (a warning says the search stopped)
@@ -271,7 +266,7 @@ def plugin_hook_files(context: SourceContext) -> List[Path]:
         if searched > MAX_PLUGIN_DIRS:
             context.warn(f"more than {MAX_PLUGIN_DIRS} directories searched for Claude Code plugins; stopped")
             break
-        found.extend(d / "hooks" / "hooks.json" for d in level if (d / ".claude-plugin" / "plugin.json").is_file())
+        found.extend(d / PLUGIN_HOOK_FILE[0] for d in level if (d / PLUGIN_MANIFEST).is_file())
     return found
 
 
@@ -282,5 +277,5 @@ def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
     for name, form in HOOK_FILES:
         found.extend(_read_hooks(context.root / name, form, context))
     for path in plugin_hook_files(context):
-        found.extend(_read_hooks(path, "json", context))
+        found.extend(_read_hooks(path, PLUGIN_HOOK_FILE[1], context))
     return found
