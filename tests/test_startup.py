@@ -35,6 +35,9 @@ CHECK_LOADS = {
     "ladder_plugins.catalogue",
     "ladder_plugins.cli", "ladder_plugins.cli.check", "ladder_plugins.cli.common", "ladder_plugins.cli.main",
     "ladder_plugins.config",
+    # the key table and what it needs; the reference and the starter (settings.reference) are not loaded
+    "ladder_plugins.settings", "ladder_plugins.settings.keys", "ladder_plugins.settings.limits",
+    "ladder_plugins.settings.model", "ladder_plugins.settings.values",
     "ladder_plugins.errors",
     "ladder_plugins.history", "ladder_plugins.history.aggregate", "ladder_plugins.history.events",
     "ladder_plugins.history.gate", "ladder_plugins.history.log", "ladder_plugins.history.pipeline",

@@ -160,9 +160,7 @@ def emit(text: str, output: Optional[str]) -> None:
 def settings_of(args: argparse.Namespace) -> Any:
     """The project's settings, found from the working directory, with ``--mode``, ``--base``, ``--source`` and
     ``--git-since`` applied."""
-    from ..config import load_settings
-
-    from ..config import with_recurrence
+    from ..config import load_settings, with_recurrence
 
     settings = load_settings(Path.cwd())
     mode, base = getattr(args, "mode", None), getattr(args, "base", None)

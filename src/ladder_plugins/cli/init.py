@@ -3,7 +3,8 @@
 It looks for the source roots (``src/``, else the top-level packages), the test
 directories, and folders of scripts (``scripts/``, ``bin/``, ``tools/``), and writes
 a table that names them all in ``paths`` (so the script role is for folders that are
-analysed) and every gate mode, the default active and the others commented out. The
+analysed) and every gate mode, the default active and the others commented out, each
+with what it does (the key table's starter keys, ``settings/keys.py``). The
 file's existing bytes are kept exactly: the table is appended after them, in the
 file's own line endings, and only after it was checked to load as valid settings. An
 existing ``[tool.ladder]`` is never overwritten.
@@ -45,43 +46,20 @@ def _sources(root: Path) -> list[str]:
     return [d.name for d in _dirs(root) if d.name not in _NOT_SOURCE and (d / "__init__.py").is_file()]
 
 
-def _quoted(names: list[str]) -> str:
-    return ", ".join(f'"{name}"' for name in names)
-
-
-#: every gate mode with what it fails on; the first is the one written active
-_MODES = (
-    ("recurrence", "fails on a unit that keeps breaking a limit (a recurring hotspot)"),
-    ("advisory", "never fails: reports and records only"),
-    ("new", "also fails on what a branch adds or makes worse than its base"),
-    ("strict", "fails on every red violation"),
-)
-
-
-def _mode_lines() -> list[str]:
-    """Every mode, the first active and the others commented, each with what it fails on, aligned."""
-    modes = [(f'{"" if i == 0 else "# "}mode = "{name}"', what) for i, (name, what) in enumerate(_MODES)]
-    width = max(len(setting) for setting, _ in modes)
-    return [f"{setting.ljust(width)}  # {what}" for setting, what in modes]
-
-
 def starter_table(root: Path) -> str:
-    """The ``[tool.ladder]`` table for the project at ``root`` (text, ``\\n`` line endings)."""
+    """The ``[tool.ladder]`` table for the project at ``root`` (text, ``\\n`` line endings): the key table's starter
+    keys (``settings/keys.py``), with the paths found here and a role for the folders of scripts."""
+    from ..settings.reference import starter_table as written
+
     tests = [name for name in _TESTS if (root / name).is_dir()]
     scripts = [name for name in _SCRIPTS if (root / name).is_dir() and _has_python(root / name)]
     sources = _sources(root)
     # scripts are the project's code too: analysed, with their role's looser limits; alone they do not
     # make a project root-less, which would analyse every folder
-    paths = (sources + tests + scripts) if sources or tests else ["."]
-    lines = [
-        "[tool.ladder]",
-        "# written by `ladder init`: every key is explained in ladder-plugins' README",
-        f"paths = [{_quoted(paths)}]",
-    ]
-    lines += _mode_lines()
+    found: dict[str, Any] = {"paths": (sources + tests + scripts) if sources or tests else ["."]}
     if scripts:  # inside paths by construction: a role glob outside them would match nothing
-        lines += ["", "[tool.ladder.roles]", f"script = [{_quoted([f'{name}/**' for name in scripts])}]"]
-    return "\n".join(lines) + "\n"
+        found["roles"] = {"script": [f"{name}/**" for name in scripts]}
+    return written(found)
 
 
 def _checked(table: str, root: Path, pyproject: Path) -> None:
