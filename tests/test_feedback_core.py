@@ -17,7 +17,8 @@ from ladder_plugins.tracker.keywords import best_match, kebab_id, keywords_of, s
 from ladder_plugins.tracker.sources.memory import find_memory_dir, memory_sightings
 from ladder_plugins.tracker.model import Sighting, SourceContext
 from ladder_plugins.tracker.state import StateFile
-from ladder_plugins.tracker.scan import apply_sightings, recommended_level
+from ladder_plugins.tracker.promotion import recommended_level
+from ladder_plugins.tracker.scan import apply_sightings
 
 SEED_STATE = {
     "version": 1,

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from ladder_plugins.errors import LadderError
+from ladder_plugins.tracker.item import TrackerItem
 from ladder_plugins.rules_block.block import (
     BEGIN, DEMOTED_PREFIX, END, FULL_PREFIX, MIN_BYTES, MORE_PREFIX, NEWLINES, SEVERITIES, Section, demoted_line,
     heading_line, hotspot_sections, in_written_form, item_sections, item_severity, merge, minimum_bytes, more_line, pattern_sections,
@@ -142,7 +143,7 @@ def test_an_empty_block_is_the_frame_alone():
     ({"occurrences": 9, "current_level": 1, "recommended_level": 4, "severity": "urgent"}, "Critical"),
 ])
 def test_tracker_items_qualify_by_their_level_gap_and_count_or_a_severity_set_by_hand(item, severity):
-    assert item_severity(item) == severity
+    assert item_severity(TrackerItem.read({"id": "x", "topic": "a topic", **item})) == severity
 
 
 def test_tracker_items_are_said_as_facts_and_only_when_they_qualify():

@@ -70,7 +70,7 @@ def _report(args: argparse.Namespace) -> int:
     tracker = _tracker(args)
     state = tracker.read() if args.no_scan else tracker.scan()[1]
     render = {"markdown": report_markdown, "text": report_text, "json": report_json}[args.format]
-    emit(render(state.items, tracker.topics, tracker.state_file.shown), args.output)
+    emit(render(state.tracked(), tracker.topics, tracker.state_file.shown), args.output)
     return EXIT_OK
 
 
@@ -78,7 +78,7 @@ def _add(args: argparse.Namespace) -> int:
     tracker = _tracker(args)
     entry, scan, state = tracker.add_note(args.text, args.keywords.split(","))
     item = tracker.holder(state, f"note:{entry['id']}")
-    where = f"item {clean(item['id'])} ({plural(int(item['occurrences']), 'occurrence')})" if item else "no item"
+    where = f"item {clean(item.id)} ({plural(item.occurrences, 'occurrence')})" if item else "no item"
     print(f"added note {entry['id'][:12]}: counted in {where}")
     return EXIT_OK
 
@@ -87,7 +87,7 @@ def _list(args: argparse.Namespace) -> int:
     from ..tracker.render import report_text
 
     tracker = _tracker(args)
-    print(report_text(tracker.read().items, tracker.topics, tracker.state_file.shown))
+    print(report_text(tracker.read().tracked(), tracker.topics, tracker.state_file.shown))
     return EXIT_OK
 
 

@@ -4,8 +4,8 @@
 ranked and cut to a budget); ``files`` writes it between its markers in the instruction
 files agents load, checks it, and reads it back for the prompt hook.
 
-May import: the spine, ``ladderdir``, ``history``, ``reports`` and the tracker's ``model``
-and ``state`` (its items are one of the block's inputs).
+May import: the spine, ``ladderdir``, ``history``, ``reports`` and the tracker's ``model``,
+``item``, ``promotion`` and ``state`` (its items are one of the block's inputs).
 Must not import: the agent hooks (``agents``) or a front end (``cli``, ``flake8_plugin``,
 ``pytest_plugin``).
 """

@@ -17,7 +17,8 @@ rebuilt whole every time, so it never accumulates and nobody has to prune it:
 Everything taken from the history, the state file or the code is reduced to a safe
 character set (:func:`safe_text`) and every line is normalised again when rendered,
 so no value can add a line, a marker, markup or an ANSI sequence to an agent's context.
-Severity of a tracker item (documented in the README): a ``severity`` set by hand
+Severity of a tracker item (documented in the README; the item as ``tracker.item`` reads
+it, whether it is due as ``tracker.promotion`` decides): a ``severity`` set by hand
 (``item["ladder"]["severity"]``, else the item's own ``severity``) wins; otherwise an
 item that needs promotion is *Critical* when a check exists for it (recommended
 level 4) and it is still at level 1 or 2, else *Major*; an item that needs no
@@ -37,10 +38,13 @@ import dataclasses
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 from ..errors import LadderError
 from ..reports.sanitize import agent_data
+
+if TYPE_CHECKING:
+    from ..tracker.item import TrackerItem
 
 __all__ = [
     "BEGIN", "END", "HEADER", "FULL_PREFIX", "DEMOTED_PREFIX", "DEMOTED_SUFFIX", "MORE_PREFIX",
@@ -403,53 +407,49 @@ def pattern_sections(view: Any) -> list[Section]:
     return found
 
 
-def _level(item: dict[str, Any], key: str) -> int:
-    value = item.get(key, 1)
-    return value if isinstance(value, int) and not isinstance(value, bool) else 1
-
-
-def _hand_severity(item: dict[str, Any]) -> Optional[str]:
+def _hand_severity(item: TrackerItem) -> Optional[str]:
     """A severity set by hand: the ``ladder`` extra's first, then the item's own; anything else is ignored."""
-    extra = item.get("ladder")
-    for value in ((extra if isinstance(extra, dict) else {}).get("severity"), item.get("severity")):
-        if isinstance(value, str) and value.strip().capitalize() in SEVERITIES:
-            return value.strip().capitalize()
-    return None
+    return next((s.strip().capitalize() for s in item.severities if s.strip().capitalize() in SEVERITIES), None)
 
 
-def _derived_severity(item: dict[str, Any]) -> Optional[str]:
-    current, recommended = _level(item, "current_level"), _level(item, "recommended_level")
-    if item.get("promoted") is True or current >= recommended:
+def _derived_severity(item: TrackerItem) -> Optional[str]:
+    """An item that needs promotion and is below its recommended level: Critical when a check exists for it
+    (recommended level 4) and it is still at level 1 or 2, else Major."""
+    from ..tracker.promotion import due, gap
+
+    if not due(item) or gap(item)[0] <= 0:
         return None
-    return "Critical" if recommended >= 4 and current <= 2 else "Major"
+    return "Critical" if item.recommended_level >= 4 and item.current_level <= 2 else "Major"
 
 
-def item_severity(item: dict[str, Any]) -> Optional[str]:
+def item_severity(item: TrackerItem) -> Optional[str]:
     """The severity a tracker item is in the block with, or ``None`` when it does not qualify (see the module
     docstring); it qualifies when its occurrences reach the severity's threshold."""
     severity = _hand_severity(item) or _derived_severity(item)
-    if severity is None or _level(item, "occurrences") < THRESHOLDS[severity]:
+    if severity is None or item.occurrences < THRESHOLDS[severity]:
         return None
     return severity
 
 
-def _item(item: dict[str, Any], severity: str) -> Section:
+def _item(item: TrackerItem, severity: str) -> Section:
     from ..tracker.model import level_name
 
-    topic = safe_text(item["topic"], TITLE_CAP)
-    where = safe_text(item.get("current_location") or "")
-    body = [f"Feedback '{topic}' is encoded at {level_name(_level(item, 'current_level'))}"
-            f"{f' ({where})' if where else ''}; the tracker recommends "
-            f"{level_name(_level(item, 'recommended_level'))}."]
+    topic = safe_text(item.topic, TITLE_CAP)
+    where = safe_text(item.current_location or "")
+    body = [f"Feedback '{topic}' is encoded at {level_name(item.current_level)}"
+            f"{f' ({where})' if where else ''}; the tracker recommends {level_name(item.recommended_level)}."]
     if _hand_severity(item):
         body.append(f"Its severity, {severity}, was set by hand in the tracker's state.")
-    return Section(f"feedback:{safe_text(item['id'])}", severity, topic, tuple(body), _level(item, "occurrences"),
-                   _day(item.get("last_seen")))
+    return Section(f"feedback:{safe_text(item.id)}", severity, topic, tuple(body), item.occurrences,
+                   _day(item.last_seen))
 
 
-def item_sections(items: Iterable[Any]) -> list[Section]:
-    """The tracker items that qualify; ``items`` must be well-formed (``state.item_problem`` is ``None``)."""
-    graded = ((item, item_severity(item)) for item in items)
+def item_sections(entries: Iterable[Any]) -> list[Section]:
+    """The tracker items that qualify, from the state file's entries as they are (each read once as a
+    ``tracker.item.TrackerItem``; an entry that is not one is left out, as the tracker leaves it)."""
+    from ..tracker.item import read_items
+
+    graded = ((item, item_severity(item)) for item in read_items(entries).items)
     return [_item(item, severity) for item, severity in graded if severity is not None]
 
 
@@ -457,11 +457,10 @@ def _ignore(message: str) -> None:
     """A warning sink that says nothing (reading for the block must not repeat what other commands say)."""
 
 
-def _items(settings: Any, warn: Callable[[str], None]) -> list[dict[str, Any]]:
-    from ..tracker.state import StateFile, item_problem
+def _entries(settings: Any, warn: Callable[[str], None]) -> list[Any]:
+    from ..tracker.state import StateFile
 
-    state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
-    return [item for item in state_file.read(repair=False).items if item_problem(item) is None]
+    return StateFile(settings.root / settings.feedback.state, settings.root, warn).read(repair=False).items
 
 
 def build_sections(settings: Any, warn: Optional[Callable[[str], None]] = None) -> list[Section]:
@@ -471,7 +470,7 @@ def build_sections(settings: Any, warn: Optional[Callable[[str], None]] = None) 
 
     sink = warn or _ignore
     view = load_view(settings, warn=sink, check=True)
-    return hotspot_sections(view, settings.mode) + pattern_sections(view) + item_sections(_items(settings, sink))
+    return hotspot_sections(view, settings.mode) + pattern_sections(view) + item_sections(_entries(settings, sink))
 
 
 def build_block(settings: Any, warn: Optional[Callable[[str], None]] = None, newline: str = "\n") -> Block:

@@ -5,7 +5,9 @@ Sources (``sources/``, each a plugin of the ``ladder_feedback_sources`` hook: ``
 levels of the ladder; a scan (``scan``, with ``keywords``) matches it into the items of
 the state file (``state``), counts each source's identity once and recommends a level by
 the rules of ``docs/explanation`` in the README's tracker section, with a check from the
-topic table (``topics``); ``render`` makes the reports and ``service`` is what the front
+topic table (``topics``). The read side reads each item once, typed (``item``); when an
+item should climb, what to do about it and what is overdue is decided in one place
+(``promotion``); ``render`` makes the reports from those and ``service`` is what the front
 ends call. The tracker recommends; it never edits a project's configuration or documents.
 
 May import: the spine, ``ladderdir``, ``readers``, ``analysis``, ``history`` and ``reports``.

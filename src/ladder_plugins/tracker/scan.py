@@ -6,9 +6,11 @@ plugin matcher first, the keyword rule of :mod:`.keywords` otherwise) or starts 
 item. A sighting whose identity an item already holds changes nothing: scanning twice
 counts nothing twice. Occurrences are the distinct places the feedback was given or
 written down (levels 1-3, and ladder's own hotspots); an enforced check (level 4)
-only says where an item is encoded and never starts one. The levels follow the seed:
-1 occurrence → level 1, 2 → level 2, 3 or more → level 4 where a known check exists
-for the topic, else level 3; ``promoted`` is ``current_level >= recommended_level``.
+only says where an item is encoded and never starts one. The levels follow the seed's
+rule, as :mod:`.promotion` decides it: 1 occurrence → level 1, 2 → level 2, 3 or more →
+level 4 where a known check exists for the topic, else level 3; ``promoted`` is
+``current_level >= recommended_level``. The scan changes the state's dicts in place (so
+unknown keys survive); it updates only those that read as items (:mod:`.item`).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from .item import name_of, number_of, readable
 from .keywords import MAX_KEYWORDS, best_match, kebab_id, keywords_of, similarity, topic_of
 from .model import Sighting, SourceContext
-from .state import item_problem
+from .promotion import is_promoted, recommended_level
+from .topics import Topic
 
-__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "recommended_level", "topic_for",
-           "needs_promotion"]
+__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "topic_for"]
 
 #: the built-in sources, registered only when the tracker runs
 BUILTIN_SOURCES = (
@@ -82,7 +85,7 @@ def scan_sources(pm: Any, context: SourceContext) -> list[Sighting]:
 TOPIC_MIN_JACCARD = 0.1
 
 
-def topic_for(keywords: Sequence[str], topics: Sequence[Any]) -> Optional[Any]:
+def topic_for(keywords: Sequence[str], topics: Sequence[Topic]) -> Optional[Topic]:
     """The row of the topic table whose keywords ``keywords`` share the most (then the highest Jaccard
     index, then the first row): at least two shared, or one with a Jaccard index of at least 0.1."""
     scored = [(*similarity(keywords, topic.keywords), -index) for index, topic in enumerate(topics)]
@@ -90,33 +93,21 @@ def topic_for(keywords: Sequence[str], topics: Sequence[Any]) -> Optional[Any]:
     return topics[-max(passing)[2]] if passing else None
 
 
-def recommended_level(occurrences: int, topic: Optional[Any]) -> int:
-    """The seed's rule: 1 → 1, 2 → 2, 3 or more → 4 with a known check for the topic, else 3."""
-    if occurrences <= 1:
-        return 1
-    if occurrences == 2:
-        return 2
-    return 4 if topic is not None else 3
-
-
-def needs_promotion(item: dict[str, Any]) -> bool:
-    return item_problem(item) is None and not item.get("promoted", False)
-
-
 class _Apply:
     """One scan's changes to the items (see the module docstring)."""
 
-    def __init__(self, items: list[Any], pm: Any, topics: Sequence[Any], today: date) -> None:
+    def __init__(self, items: list[Any], pm: Any, topics: Sequence[Topic], today: date) -> None:
         self.items, self.pm, self.topics, self.today = items, pm, topics, today.isoformat()
-        self.trusted: list[dict[str, Any]] = [i for i in items if item_problem(i) is None]
-        self.scan = Scan(untrusted=[_name(i) for i in items if item_problem(i) is not None])
+        self.trusted: list[dict[str, Any]] = [i for i in items if readable(i)]
+        self.untrusted = {id(i) for i in items if not readable(i)}
+        self.scan = Scan(untrusted=[name_of(i) for i in items if id(i) in self.untrusted])
         self.held = _identities([i for i in items if isinstance(i, dict)])  # a malformed item's count stays its own
         self.seen: dict[int, list[Sighting]] = {}
 
     def add(self, sighting: Sighting) -> None:
         self.scan.sightings += 1
         item = self.held.get(sighting.identity)
-        if item is not None and item_problem(item) is not None:
+        if item is not None and id(item) in self.untrusted:
             return  # counted by an item the tracker does not update: not counted again elsewhere
         if item is None:
             item = self._matched(sighting)
@@ -142,11 +133,11 @@ class _Apply:
     def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict[str, Any]:
         named = [str(i.get("id")) for i in self.items if isinstance(i, dict)]
         item: dict[str, Any] = {
-                "id": kebab_id(keywords, named),
-                "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
-                "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
-                "current_level": sighting.level, "current_location": sighting.location,
-                "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
+            "id": kebab_id(keywords, named),
+            "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
+            "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
+            "current_level": sighting.level, "current_location": sighting.location,
+            "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
         self.items.append(item)
         self.trusted.append(item)
         self.scan.new_items.append(item["id"])
@@ -154,7 +145,7 @@ class _Apply:
 
     def _count(self, item: dict[str, Any], sighting: Sighting) -> None:
         when = sighting.when or self.today
-        item["occurrences"] = int(item.get("occurrences", 0)) + 1
+        item["occurrences"] = number_of(item, "occurrences") + 1
         item["first_seen"] = min(str(item.get("first_seen") or when), when)
         item["last_seen"] = max(str(item.get("last_seen") or when), when)
         item.setdefault("ladder", {}).setdefault("sources", []).append(
@@ -173,8 +164,8 @@ class _Apply:
         extra = item.setdefault("ladder", {})
         _locate(item, extra, seen)
         topic = topic_for(keywords_of(str(item["topic"])), self.topics)  # its topic line: what it is about
-        item["recommended_level"] = recommended_level(int(item.get("occurrences", 0)), topic)
-        item["promoted"] = int(item.get("current_level", 1)) >= item["recommended_level"]
+        item["recommended_level"] = recommended_level(number_of(item, "occurrences"), topic)
+        item["promoted"] = is_promoted(number_of(item, "current_level"), item["recommended_level"])
         _mark(extra, "topic", topic.id if topic is not None else None)
         _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", self.today))
 
@@ -185,7 +176,7 @@ def _locate(item: dict[str, Any], extra: dict[str, Any], seen: list[Sighting]) -
     if not seen:
         return
     strongest = max(seen, key=lambda s: s.level)
-    if extra.get("located") or strongest.level >= item.get("current_level", 1):
+    if extra.get("located") or strongest.level >= number_of(item, "current_level"):
         item["current_level"], item["current_location"] = strongest.level, strongest.location
         extra["located"] = True
 
@@ -195,10 +186,6 @@ def _mark(extra: dict[str, Any], key: str, value: Any) -> None:
         extra.pop(key, None)
     else:
         extra[key] = value
-
-
-def _name(item: Any) -> str:
-    return str(item.get("id", "?")) if isinstance(item, dict) else "?"
 
 
 def _identities(items: Sequence[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
@@ -223,7 +210,7 @@ def _counts(sighting: Sighting) -> bool:
     return _starts_items(sighting)  # a pattern ("history-pattern") sums hotspots: not counted again
 
 
-def apply_sightings(items: list[Any], sightings: Iterable[Sighting], pm: Any, topics: Sequence[Any],
+def apply_sightings(items: list[Any], sightings: Iterable[Sighting], pm: Any, topics: Sequence[Topic],
                     today: date) -> Scan:
     """Put ``sightings`` into ``items`` (the state's list, changed in place). Those that may start an item go
     first, the enforced checks (which only say where an item is encoded) after them: so a first scan and the

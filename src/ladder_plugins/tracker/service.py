@@ -3,25 +3,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence, cast
+from typing import Any, Callable, Optional, Sequence
 
-from .state import State, StateFile, item_problem
-from .scan import Scan, apply_sightings, needs_promotion, scan_context, scan_sources, tracker_manager
+from .item import TrackerItem
+from .promotion import Overdue, due, overdue
+from .state import State, StateFile
+from .scan import Scan, apply_sightings, scan_context, scan_sources, tracker_manager
+from .topics import Topic
 
 __all__ = ["Tracker", "Overdue", "feedback_section"]
-
-
-@dataclass(frozen=True)
-class Overdue:
-    """An item that has needed promotion for longer than the grace period."""
-
-    item_id: str
-    topic: str
-    since: str
-    days: int
 
 
 class Tracker:
@@ -35,7 +27,7 @@ class Tracker:
         self.today = today or now_utc().date()
         self.state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
         self._pm: Any = None
-        self._topics: Optional[Sequence[Any]] = None
+        self._topics: Optional[Sequence[Topic]] = None
 
     @property
     def pm(self) -> Any:
@@ -44,7 +36,7 @@ class Tracker:
         return self._pm
 
     @property
-    def topics(self) -> Sequence[Any]:
+    def topics(self) -> Sequence[Topic]:
         if self._topics is None:
             from .topics import load_topics
 
@@ -83,36 +75,17 @@ class Tracker:
 
     def overdue(self, state: State) -> list[Overdue]:
         """Items needing promotion for more than ``grace_days`` (none while ``grace_days`` is unset)."""
-        grace = self.settings.feedback.grace_days
-        if grace is None:
-            return []
-        found = []
-        for item in state.items:
-            since = item.get("ladder", {}).get("due_since") if item_problem(item) is None else None
-            days = _days_since(since, self.today)
-            if needs_promotion(item) and days is not None and days > grace:
-                found.append(Overdue(item["id"], item["topic"], str(since), days))
-        return found
+        return overdue(state.tracked().items, self.settings.feedback.grace_days, self.today)
 
     @staticmethod
-    def holder(state: State, identity: str) -> Optional[dict[str, Any]]:
+    def holder(state: State, identity: str) -> Optional[TrackerItem]:
         """The item that counted the source ``identity``, if any."""
-        for item in state.items:
-            sources = item.get("ladder", {}).get("sources", []) if item_problem(item) is None else []
-            if any(isinstance(s, dict) and s.get("identity") == identity for s in sources):
-                return cast("dict[str, Any]", item)  # an item with sources passed item_problem: a mapping
-        return None
+        return next((item for item in state.tracked().items
+                     if any(source.get("identity") == identity for source in item.sources)), None)
 
     @property
     def state_path(self) -> Path:
         return self.state_file.path
-
-
-def _days_since(day: Any, today: date) -> Optional[int]:
-    try:
-        return (today - date.fromisoformat(str(day))).days
-    except ValueError:
-        return None
 
 
 def feedback_section(settings: Any, warn: Callable[[str], None]) -> Any:
@@ -123,14 +96,7 @@ def feedback_section(settings: Any, warn: Callable[[str], None]) -> Any:
     state_file = StateFile(settings.root / settings.feedback.state, settings.root, warn)
     if not state_file.path.exists():
         return None
-    items = [i for i in state_file.read(repair=False).items if item_problem(i) is None]
-    return FeedbackSection(state_file.shown, _per_level(items), tuple(_due_row(i) for i in items if needs_promotion(i)))
-
-
-def _per_level(items: Sequence[dict[str, Any]]) -> tuple[int, int, int, int]:
-    levels = [int(i.get("current_level", 1)) for i in items]
-    return levels.count(1), levels.count(2), levels.count(3), levels.count(4)
-
-
-def _due_row(item: dict[str, Any]) -> tuple[str, str, int, int]:
-    return str(item["id"]), str(item["topic"]), int(item.get("current_level", 1)), int(item.get("recommended_level", 1))
+    items = state_file.read(repair=False).tracked().items
+    levels = [item.current_level for item in items]
+    return FeedbackSection(state_file.shown, (levels.count(1), levels.count(2), levels.count(3), levels.count(4)),
+                           tuple((i.id, i.topic, i.current_level, i.recommended_level) for i in items if due(i)))

@@ -6,8 +6,8 @@ what the tracker adds to an item lives under its one extra key, ``ladder``. Writ
 atomic (a synced temporary file renamed over the old one) and made under a lock, so
 two scans never interleave. A file that is not JSON, or not the seed's shape, is kept
 aside and a new one started; a newer version is left alone (read-only), with one
-warning either way; an item whose own fields are malformed is kept as it is and not
-updated.
+warning either way; an item whose own fields are malformed (:mod:`.item` says which) is
+kept as it is and not updated.
 """
 
 from __future__ import annotations
@@ -24,35 +24,12 @@ from ..ladderdir.aside import damaged_suffix, keep_aside
 from ..ladderdir.atomic import write_atomic
 from ..ladderdir.lock import held
 from ..ladderdir.paths import inside
+from .item import Tracked, read_items
 
-__all__ = ["State", "StateFile", "STATE_VERSION", "item_problem"]
+__all__ = ["State", "StateFile", "STATE_VERSION"]
 
 STATE_VERSION = 1
 _MAX_BYTES = 16 << 20
-_INT_FIELDS = ("occurrences", "current_level", "recommended_level")
-_TEXT_FIELDS = ("id", "topic")
-
-
-def item_problem(item: Any) -> Optional[str]:
-    """Why an item cannot be updated (kept as it is), or ``None``: the seed's fields of the seed's types."""
-    if not isinstance(item, dict):
-        return "not an object"
-    wrong = [f"{key} is not a non-empty string" for key in _TEXT_FIELDS if not _text(item.get(key))]
-    wrong += [f"{key} is not a whole number" for key in _INT_FIELDS if not _count(item.get(key, 1))]
-    if not isinstance(item.get("keywords", []), list):
-        wrong.append("keywords is not a list")
-    extra = item.get("ladder", {})
-    if not isinstance(extra, dict) or not isinstance(extra.get("sources", []), list):
-        wrong.append("ladder is not an object with a sources list")
-    return wrong[0] if wrong else None
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and bool(value)
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9
 
 
 @dataclass
@@ -67,6 +44,10 @@ class State:
     def items(self) -> list[Any]:
         items: list[Any] = self.data["feedbacks"]
         return items
+
+    def tracked(self) -> Tracked:
+        """The items as the read side sees them (:mod:`.item`): read, checked, typed; the malformed named."""
+        return read_items(self.items)
 
 
 class StateFile:
@@ -129,7 +110,7 @@ class StateFile:
         newer = f"version {data['version']} is newer than this ladder-plugins writes" \
             if data["version"] > STATE_VERSION else None
         return {"problem": newer, "items": len(data["feedbacks"]),
-                "malformed_items": sum(item_problem(i) is not None for i in data["feedbacks"])}
+                "malformed_items": len(read_items(data["feedbacks"]).malformed)}
 
     def _decoded(self, raw: bytes, repair: bool = True) -> State:
         if len(raw) > _MAX_BYTES:
