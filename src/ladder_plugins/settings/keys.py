@@ -93,7 +93,8 @@ KEYS: tuple[Key, ...] = (
     Key("show_yellow", Flag(),
         "`ladder check` text lists yellow findings too (as `--show-yellow`); they are counted and recorded either way"),
     Key("thresholds", Limits(), "the limits: the app role's at the table's top, another role's in its sub-table",
-        default_doc="the rule's default for the role (see \"Default limits per role\")", names=("thresholds.<key>", "thresholds.<role>.<key>"), read_unset=True),
+        default_doc="the rule's default for the role (see \"Default limits per role\")",
+        names=("thresholds.<key>", "thresholds.<role>.<key>"), read_unset=True),
     Key("roles", RoleGlobs(), "files of that role", field="role_globs", names=("roles.<role>",)),
 
     Key("recurrence.hotspot_min_count", Whole(1, 10_000), "the occurrences that make a violation a hotspot, at least"),
