@@ -36,7 +36,8 @@ def test_a_one_file_check_outside_git_imports_no_process_pool_git_metadata_or_uu
         "code = main(['check', '--no-record', 'one.py'])\n"
         "print(json.dumps(sorted(m for m in ('uuid', 'subprocess', 'concurrent.futures.process', 'multiprocessing',"
         " 'ladder_plugins.history.evidence', 'ladder_plugins.history.git', 'ladder_plugins.history.gitprocess',"
-        " 'ladder_plugins.history.commits', 'importlib.metadata', 'radon')"
+        " 'ladder_plugins.history.commits', 'ladder_plugins.history.occurrences', 'ladder_plugins.history.lineage',"
+        " 'ladder_plugins.history.adoption', 'ladder_plugins.history.newcode', 'importlib.metadata', 'radon')"
         " if m in sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=tmp_path)
@@ -51,7 +52,8 @@ def test_pytest_ladder_outside_git_loads_neither_git_nor_radon(tmp_path):
         "import sys\n"
         "def pytest_sessionfinish(session):\n"
         "    loaded = [m for m in ('ladder_plugins.history.evidence', 'ladder_plugins.history.git',"
-        " 'ladder_plugins.history.gitprocess', 'ladder_plugins.history.commits', 'radon',"
+        " 'ladder_plugins.history.gitprocess', 'ladder_plugins.history.commits', 'ladder_plugins.history.occurrences',"
+        " 'ladder_plugins.history.lineage', 'ladder_plugins.history.adoption', 'ladder_plugins.history.newcode', 'radon',"
         " 'concurrent.futures.process', 'ladder_plugins.worklog', 'yaml') if m in sys.modules]\n"
         "    print('LOADED', loaded)\n"
     )

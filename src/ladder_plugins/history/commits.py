@@ -14,6 +14,7 @@ import bisect
 import re
 import sys
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from .gitprocess import GitUnavailable
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from ..analysis.cache import AnalysisCache
     from .git import Repository
 
-__all__ = ["Change", "Commits", "FileVersion", "LogCache", "Mechanical", "clamp_time", "ignore_revs", "is_sha"]
+__all__ = ["Change", "Commits", "FileVersion", "LogCache", "Mechanical", "clamp_time", "commit_datetime", "ignore_revs",
+           "is_sha"]
 
 
 _MAX_FIELD = 1 << 20  # bytes of one field of git log's answer (a header, a path)
@@ -139,6 +141,11 @@ _LAST_TIME = 253402300799  # 9999-12-31T23:59:59Z: the last time a datetime hold
 def clamp_time(stamp: int) -> int:
     """A committer time as datetime can hold it (git accepts any number; a commit may lie)."""
     return min(max(stamp, 0), _LAST_TIME)
+
+
+def commit_datetime(stamp: int) -> datetime:
+    """A committer time (seconds since the epoch) as a UTC datetime, clamped to what datetime holds."""
+    return datetime.fromtimestamp(clamp_time(stamp), timezone.utc)
 
 
 def _header(text: str) -> _Commit:

@@ -24,7 +24,13 @@ from typing import IO, Callable, Iterable, Literal, Optional, Sequence
 from .commits import Commits, clamp_time, ignore_revs, is_sha
 from .gitprocess import GitSaidNo, GitUnavailable, run, streaming
 
-__all__ = ["Repository"]
+__all__ = ["Repository", "SHALLOW_HINT"]
+
+#: What to do about a shallow clone, whose few commits would read cleaner than the truth.
+SHALLOW_HINT = ("this is a shallow clone, so its git history is not read (it holds only the commits fetched); "
+                "fetch the whole history (GitHub Actions: actions/checkout with fetch-depth: 0; GitLab CI: "
+                "GIT_DEPTH: 0; or git fetch --unshallow), or set [tool.ladder.recurrence] shallow = \"warn\" to "
+                "go on without it")
 
 _MAX_HEADER = 256  # bytes of one cat-file --batch header line ("<id> <type> <size>")
 _BATCH = 256  # blobs per cat-file request: bounded memory for the answer
