@@ -163,9 +163,19 @@ def hotspot_message(failures: Sequence[GateFailure]) -> str:
     cyclomatic 12 > 10, ABC 21.5 > 17; 3 versions over the limit on 2 days (first .., last ..)``.
     Rules that recurred differently each say their own count."""
     recs = [f.recurrence for f in failures]
-    first, last = _span([r.first_seen for r in recs], [r.last_occurrence for r in recs])
+    first = min(filter(None, (r.first_seen for r in recs)), default="-")[:10]
+    last = max(filter(None, (r.last_occurrence for r in recs)), default="-")[:10]
     said = f"{failures[0].subject}: {GATE.what} for {_rules_said(failures)} (first {first}, last {last})"
     return said + _worse_said(failures) + (f"; {KNOWN_TAIL}" if failures[0].reason == "known" else "")
+
+
+def _rules_said(failures: Sequence[GateFailure]) -> str:
+    """``cyclomatic 12 > 10, ABC 21.5 > 17; 3 versions over the limit on 2 days``, each rule with its own count where
+    they differ."""
+    said = {f.recurrence.describe() for f in failures}
+    if len(said) == 1:
+        return ", ".join(f.measured for f in failures) + f"; {said.pop()}"
+    return ", ".join(f"{f.measured} ({f.recurrence.describe()})" for f in failures)
 
 
 def _worse_said(failures: Sequence[GateFailure]) -> str:
@@ -179,20 +189,6 @@ def _worse_said(failures: Sequence[GateFailure]) -> str:
 
 #: what a known hotspot's entry ends with: why it does not fail, and when it will
 KNOWN_TAIL = "known from history; fails on its next edit that leaves it over the limit"
-
-
-def _rules_said(failures: Sequence[GateFailure]) -> str:
-    """``cyclomatic 12 > 10, ABC 21.5 > 17; 3 versions over the limit on 2 days``, each rule with its own count where
-    they differ."""
-    said = {f.recurrence.describe() for f in failures}
-    if len(said) == 1:
-        return ", ".join(f.measured for f in failures) + f"; {said.pop()}"
-    return ", ".join(f"{f.measured} ({f.recurrence.describe()})" for f in failures)
-
-
-def _span(firsts: Sequence[Optional[str]], lasts: Sequence[Optional[str]]) -> tuple[str, str]:
-    """The earliest first day and the latest last day of several recurrences."""
-    return _day(min(filter(None, firsts), default=None)), _day(max(filter(None, lasts), default=None))
 
 
 def advice(*, file_rule: bool, keys: str = "rule_key") -> str:
@@ -229,10 +225,6 @@ def _order(failure: GateFailure) -> str:
         return failure.code
     rule = failure.rule
     return rule.code if rule is not None else failure.event.rule_key
-
-
-def _day(ts: Optional[str]) -> str:
-    return ts[:10] if ts else "-"
 
 
 def _red_by_fingerprint(events: Sequence[Event]) -> dict[str, list[Event]]:

@@ -131,31 +131,30 @@ class GitVersions:
     baseline: frozenset[str] = frozenset()
 
 
-def _counts(version: str, value: Optional[float], previous: Optional[tuple[str, Optional[float]]],
-            minimum: bool) -> bool:
-    """Whether a version is an occurrence after ``previous`` (version, value): the first, or one of the same
-    hash form whose value is not better (the value before it not worse than it)."""
-    if previous is None:
-        return True
-    was = previous[1]
-    better = value is not None and was is not None and worse_than(was, value, minimum=minimum)
-    return _hash_form(version) == _hash_form(previous[0]) and not better
-
-
 def occurrence_times(stats: FingerprintStats, count_mode: str,
                      baseline: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(time, version) of each occurrence: a counted version's first red sighting; or (time, run id) of a run's.
-    A version in ``baseline`` (left by a mechanical commit) is never an occurrence, but the next version is
-    compared with it."""
+
+    A version counts when it is the first, or when it has the hash form of the version before it and a value no
+    better: an edit that brought the value nearer its limit is work on the feedback, a version of another
+    hash form an upgrade of ladder-plugins, neither the feedback coming back. A version in ``baseline`` (left
+    by a mechanical commit) is never an occurrence, but the next version is compared with it.
+    """
     if count_mode != "edits":
         return [(when, run) for run, when in stats.runs.items()]
     from ..plugins import is_minimum
 
     minimum = is_minimum(stats.rule_key)
     times: list[tuple[str, str]] = []
-    previous: Optional[tuple[str, Optional[float]]] = None
+    previous: Optional[tuple[str, Optional[float]]] = None  # the version before, and its value
     for version, (early, _, value) in sorted(stats.hashes.items(), key=lambda item: (item[1][0], item[0])):
-        if version not in baseline and _counts(version, value, previous, minimum):
+        if previous is None:
+            counts = True
+        else:
+            was = previous[1]
+            better = value is not None and was is not None and worse_than(was, value, minimum=minimum)
+            counts = _hash_form(version) == _hash_form(previous[0]) and not better
+        if counts and version not in baseline:
             times.append((early, version))
         previous = (version, value)
     return times
@@ -165,19 +164,17 @@ def recurrence_of(fp: str, stats: FingerprintStats, settings: Settings, now: dat
                   git: GitVersions = GitVersions()) -> Recurrence:
     """The recurrence of one fingerprint; the log's occurrences older than retention do not count, git's do."""
     mode = settings.recurrence.count
-    limit, ahead = cutoff(settings, now), horizon(now)
-    times = sorted((t, v) for t, v in occurrence_times(stats, mode, git.baseline) if (limit <= t or v in git.kept)
-                   and t <= ahead)
+    oldest, ahead = cutoff(settings, now), horizon(now)
+    times = sorted((t, v) for t, v in occurrence_times(stats, mode, git.baseline)
+                   if (oldest <= t or v in git.kept) and t <= ahead)
+    last_seen: Optional[str] = stats.last_seen
+    if last_seen is not None and last_seen > ahead:  # a sighting after the clock's horizon: the last occurrence
+        last_seen = times[-1][0] if times else None
     return Recurrence(
         fp, stats.path, stats.unit, stats.rule_key, stats.role, len(times), tuple(sorted({t[:10] for t, _ in times})),
-        times[0][0] if times else None, _seen(stats.last_seen, ahead, [t for t, _ in times]), stats.last_actual,
-        stats.last_limit, stats.last_line, mode, tuple(times),
+        times[0][0] if times else None, last_seen, stats.last_actual, stats.last_limit, stats.last_line, mode,
+        tuple(times),
     )
-
-
-def _seen(last: Optional[str], ahead: str, times: list[str]) -> Optional[str]:
-    """The last sighting, unless it lies after the clock's horizon: then the last occurrence counted."""
-    return last if last is None or last <= ahead else (times[-1] if times else None)
 
 
 def ahead_of_clock(aggregate: Aggregate, now: datetime) -> Optional[str]:

@@ -45,10 +45,6 @@ def _what(rule_key: str) -> str:
     return rule.what if rule else _name(rule_key)
 
 
-def _value_line(view: HistoryView, rec: Recurrence) -> str:
-    return value_sentence(view, rec)
-
-
 #: what a hotspot known from history adds: it does not fail the run yet, and what will make it
 KNOWN = "known from history; its next edit that leaves it over the limit fails the run"
 
@@ -57,7 +53,7 @@ def _hotspot_line(view: HistoryView, rec: Recurrence) -> str:
     unit = f"'{_name(rec.unit)}' in " if rec.unit else ""
     where = "Changes here" if rec.unit else "Changes to this file"
     known = "" if rec.triggered else f"; {KNOWN}"
-    return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) {_value_line(view, rec)}; "
+    return (f"- {unit}{_name(rec.path)}: {_what(rec.rule_key)} ({rec.rule_key}) {value_sentence(view, rec)}; "
             f"{rec.describe()}{known}. {where} should bring it within the limit rather than add to it.\n")
 
 
