@@ -16,37 +16,31 @@ text too: two captures that share ``negative_evaluation`` would share the words
 The hook must not wait: the lock is tried for a fraction of a second and the capture is
 skipped, silently, when someone else holds it. Nothing is written where there is no
 project (no ``pyproject.toml`` or ``.git`` at the root), and no path that leads out of the
-root through a symlink is followed. A line is written in one ``write`` after making sure
-the file ends with a line break, so a line torn by a killed process costs that line only.
+root through a symlink is followed. The line is appended as the journal's notes are
+(:func:`ladder_plugins.ladderdir.append.append_line`): whole, and a torn line before it
+costs that line only.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
-import stat
-import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
-from ..ladderdir.paths import first_outside, make_dirs
+from ..ladderdir.append import append_line, lock_of
+from ..ladderdir.paths import CAPTURES_FILE, JOURNAL_DIR, first_outside, make_dirs
 from .classify import Classification
 
-__all__ = ["CAPTURES_FILE", "LOCK_TIMEOUT", "MAX_PROMPT", "in_project", "capture_path", "capture_entry",
-           "append_capture"]
+__all__ = ["LOCK_TIMEOUT", "MAX_PROMPT", "in_project", "capture_path", "capture_entry", "append_capture"]
 
-#: the journal's file name for captures (:data:`ladder_plugins.tracker.sources.journal.CAPTURES`)
-CAPTURES_FILE = "captures.jsonl"
 #: how long the lock is tried, at most (the hook's remaining budget may make it shorter)
 LOCK_TIMEOUT = 0.2
 #: the most of a prompt kept with ``store_prompts`` (a pasted log is not feedback)
 MAX_PROMPT = 4000
 _MAX_ID = 100
-_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
 def in_project(root: Path) -> bool:
@@ -56,7 +50,7 @@ def in_project(root: Path) -> bool:
 
 def capture_path(root: Path, history_dir: str = ".ladder") -> Path:
     """``<root>/<history_dir>/feedback/captures.jsonl``, where the tracker reads captures."""
-    return root / history_dir / "feedback" / CAPTURES_FILE
+    return root / history_dir / JOURNAL_DIR / CAPTURES_FILE
 
 
 def _session(value: Any) -> Optional[str]:
@@ -89,29 +83,6 @@ def capture_entry(prompt: str, found: Classification, *, session_id: Any = None,
     return entry
 
 
-def _line(entry: dict[str, Any]) -> bytes:
-    """One line of UTF-8; a prompt with lone surrogates (possible in JSON) is written ASCII-escaped."""
-    try:
-        return (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-    except UnicodeEncodeError:
-        return (json.dumps(entry) + "\n").encode("ascii")
-
-
-def _write(path: Path, data: bytes) -> None:
-    fd = os.open(path, _FLAGS, 0o644)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(f"{path} is not a regular file")  # a FIFO, a device: not ours to write
-        if info.st_size:
-            os.lseek(fd, -1, os.SEEK_END)
-            if os.read(fd, 1) != b"\n":
-                data = b"\n" + data  # a line torn by a killed writer ends here; this one starts afresh
-        os.write(fd, data)
-    finally:
-        os.close(fd)
-
-
 def append_capture(root: Path, entry: dict[str, Any], history_dir: str = ".ladder",
                    timeout: float = LOCK_TIMEOUT) -> Optional[Path]:
     """Append ``entry`` to the captures file of ``root``; the file written, or ``None`` when nothing was:
@@ -119,51 +90,15 @@ def append_capture(root: Path, entry: dict[str, Any], history_dir: str = ".ladde
     the file system refusing. Never raises for those: a capture is worth less than the user's prompt."""
     real = Path(os.path.realpath(root))
     path = capture_path(real, history_dir)
-    lock = path.with_name(path.name + ".lock")
+    lock = lock_of(path)
     if not in_project(real) or first_outside([path.parent.parent, path.parent, path, lock], real):
         return None
     try:
         make_dirs(path.parent.parent, path.parent)
         if first_outside([path.parent, path, lock], real):  # created meanwhile, through a symlink
             return None
-        with _locked(lock, max(0.0, timeout)) as held:
-            if not held:
-                return None
-            _write(path, _line(entry))
+        if not append_line(path, entry, timeout=max(0.0, timeout), sync=False):
+            return None
     except OSError:
         return None
     return path
-
-
-@contextlib.contextmanager
-def _locked(lock: Path, timeout: float) -> Iterator[bool]:
-    """The journal's lock, as filelock takes it on POSIX (``flock`` on the lock file, so the two exclude each
-    other) without filelock's 30 ms import on the prompt's path; filelock itself where there is no ``fcntl``.
-    Yields whether the lock was taken within ``timeout``."""
-    try:
-        import fcntl
-    except ImportError:  # Windows
-        from filelock import FileLock, Timeout
-
-        try:
-            with FileLock(str(lock), timeout=timeout):
-                yield True
-        except Timeout:
-            yield False
-        return
-    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        yield _flock(fcntl, fd, time.monotonic() + timeout)
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-def _flock(fcntl: Any, fd: int, deadline: float) -> bool:
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)

@@ -245,43 +245,15 @@ class SessionCounter:
     def save(self) -> None:
         """Write the counter atomically under the directory's lock (hosts run the hooks of parallel tool
         calls at once), keep it bounded, prune old sessions; a lock held too long skips the save."""
+        from ..ladderdir.lock import taken
         from ..ladderdir.paths import make_dirs
 
         make_dirs(self.directory.parent.parent, self.directory)
-        with _locked(self.directory / ".lock") as held:
+        with taken(self.directory / ".lock", _LOCK_TIMEOUT) as held:
             if held:
                 units = {**_read_units(self.directory / self.name), **self.units}
                 _write_atomic(self.directory / self.name, _bounded(units))
                 _prune(self.directory, keep=self.name)
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[bool]:
-    """An exclusive ``flock`` on ``path`` for at most :data:`_LOCK_TIMEOUT` seconds of waiting; yields whether
-    it is held. ``fcntl`` directly, not ``filelock``: importing that costs the hook a tenth of its budget.
-    Without ``fcntl`` (Windows) the counter goes unlocked: it is advisory, a lost count is no harm."""
-    try:
-        import fcntl
-    except ImportError:
-        yield True
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        yield _acquired(fd, fcntl)
-    finally:
-        os.close(fd)  # closing the descriptor releases the lock
-
-
-def _acquired(fd: int, fcntl: Any) -> bool:
-    deadline = time.monotonic() + _LOCK_TIMEOUT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except OSError:
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.01)
 
 
 def _read_units(path: Path) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,13 @@ import os
 from pathlib import Path
 from typing import Optional, Sequence
 
-__all__ = ["first_outside", "inside", "make_dirs", "outside_root"]
+__all__ = ["JOURNAL_DIR", "CAPTURES_FILE", "first_outside", "inside", "make_dirs", "outside_root"]
+
+#: the feedback journal's folder under ``history_dir``: notes (``ladder feedback add``) and the prompt hook's
+#: captures, which the tracker reads as level 1 (``tracker.sources.journal``)
+JOURNAL_DIR = "feedback"
+#: the prompt hook's captures there: written by ``agents.captures``, read by the journal
+CAPTURES_FILE = "captures.jsonl"
 
 _GITIGNORE = "# created by ladder-plugins: history and cache are local to this checkout\n*\n"
 

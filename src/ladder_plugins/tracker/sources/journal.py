@@ -10,7 +10,6 @@ counted and kept, and said once per file.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,20 +17,21 @@ from typing import Any, Iterator, Optional, Sequence
 
 from ...errors import LadderError
 from ...hookspecs import hookimpl
-from ...ladderdir.paths import inside
+from ...ladderdir.paths import CAPTURES_FILE, JOURNAL_DIR, inside
 from ..model import Sighting, SourceContext
 
 __all__ = ["NOTES", "CAPTURES", "journal_dir", "add_note", "entries", "ladder_feedback_sources"]
 
 NOTES = "notes.jsonl"
-CAPTURES = "captures.jsonl"
+#: the prompt hook's captures (``agents.captures`` writes them)
+CAPTURES = CAPTURES_FILE
 _MAX_TEXT = 4000
 _MAX_BYTES = 16 << 20
 _KINDS = {NOTES: ("notes", "note", "ladder feedback add"), CAPTURES: ("captures", "capture", "prompt hook")}
 
 
 def journal_dir(root: Path, history_dir: str) -> Path:
-    return root / history_dir / "feedback"
+    return root / history_dir / JOURNAL_DIR
 
 
 def _id_ok(value: Any) -> bool:
@@ -110,17 +110,15 @@ def _note_text(text: str) -> str:
 
 def _append(path: Path, entry: dict[str, Any]) -> None:
     """One whole line, under the file's lock, synced: notes added at the same time are all kept."""
-    from filelock import FileLock, Timeout
+    from ...ladderdir.append import append_line
+    from ...ladderdir.lock import LOCK_TIMEOUT
 
     try:
-        with FileLock(str(path) + ".lock", timeout=10), open(path, "ab") as handle:
-            handle.write((json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-    except Timeout:
-        raise LadderError(f"{path} is locked by another process; the note was not added") from None
+        written = append_line(path, entry, timeout=LOCK_TIMEOUT, sync=True)
     except OSError as exc:
         raise LadderError(f"{path}: cannot be written ({exc.strerror or exc}); the note was not added") from None
+    if not written:
+        raise LadderError(f"{path} is locked by another process; the note was not added")
 
 
 def _make_folder(folder: Path, root: Path) -> None:
@@ -128,7 +126,9 @@ def _make_folder(folder: Path, root: Path) -> None:
     a ``.ladder``, folder or journal that is a symlink leading out is refused before and after."""
     from ...ladderdir.paths import first_outside, make_dirs
 
-    places = [folder.parent, folder, folder / NOTES, folder / (NOTES + ".lock")]
+    from ...ladderdir.append import lock_of
+
+    places = [folder.parent, folder, folder / NOTES, lock_of(folder / NOTES)]
     for check in (True, False):
         outside = first_outside(places, root)
         if outside:
