@@ -24,7 +24,7 @@ _EXPORTS = {
     "RULES": "catalogue",
     "Rule": "catalogue",
     "lookup": "catalogue",
-    "Settings": "config",
+    "Settings": "settings.model",
     "find_root": "config",
     "load_settings": "config",
     "ConfigError": "errors",
@@ -46,7 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
         AnalysisResult as AnalysisResult, FileReport as FileReport, UnitReport as UnitReport, Violation as Violation,
     )
     from .catalogue import RULES as RULES, Rule as Rule, lookup as lookup  # noqa: F401
-    from .config import Settings as Settings, find_root as find_root, load_settings as load_settings  # noqa: F401
+    from .config import find_root as find_root, load_settings as load_settings  # noqa: F401
+    from .settings.model import Settings as Settings  # noqa: F401
     from .errors import ConfigError as ConfigError, LadderError as LadderError, SourceError as SourceError  # noqa: F401
     from .hookspecs import hookimpl as hookimpl, hookspec as hookspec  # noqa: F401
 else:

@@ -191,11 +191,6 @@ class Settings:
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-# its public home, as collections.abc is for the classes of _collections_abc: ``ladder_plugins.Settings`` is
-# served from ``config`` (the package's table of exports, held to the defining module by tests/test_types.py)
-Settings.__module__ = "ladder_plugins.config"
-
-
 def section_class(name: str) -> type:
     """The settings class of the table ``[tool.ladder.NAME]``: the class :class:`Settings` makes its default from."""
     for each in dataclasses.fields(Settings):
