@@ -17,6 +17,7 @@ from ladder_plugins.catalogue import (
     SUPPRESSION, UNKNOWN_RULE, Rule, RuleIndex, bound_text, lint_rule, lookup, number, worse_than,
 )
 from ladder_plugins.errors import LadderError
+from ladder_plugins.history.gate import measured
 from ladder_plugins.plugins import is_minimum, make_plugin_manager, rule_of, shown_rule_key
 from ladder_plugins.reports.explain import find_rule
 from ladder_plugins.reports.findings import TextOptions, check_text
@@ -168,6 +169,14 @@ def test_a_message_words_its_values_with_number():
     assert COGNITIVE.message("f", 22.0, 15.0) == "cognitive complexity of 'f' is 22 (> 15)"
     assert COGNITIVE.brief(21.467, 15) == "cognitive 21.47 > 15"
     assert ASSERTIONS.message("test_x", 0, 1) == "number of assertions of 'test_x' is 0 (< 1)"
+
+
+def test_measured_words_a_value_on_its_rules_side_and_an_unknown_rule_as_a_maximum(with_plugin):
+    assert measured("cyclomatic_max", 12, 10) == "cyclomatic 12 > 10"
+    assert measured("cyclomatic_max", 9, 10) == "cyclomatic 9 limit 10"
+    assert measured("min_assertions", 0, 1) == "assertions 0 < 1"
+    assert measured("docstring_min", 0, 1) == "docstring 0 < 1"
+    assert measured("no_such_rule", 12.5, 10) == "no_such_rule 12.50 > 10"
 
 
 # --- which rule a name means ---------------------------------------------------------------------------------

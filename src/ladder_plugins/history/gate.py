@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Sequence
 
-from ..catalogue import GATE, NEW_CODE, lookup, number, worse_than
+from ..catalogue import GATE, NEW_CODE, bound_text, lookup, number, worse_than
 from ..config import Settings
 from .aggregate import Aggregate
 from .events import Event
@@ -154,7 +154,7 @@ def measured(rule_key: str, actual: Optional[float], limit: Optional[float]) -> 
 
     rule = rule_of(rule_key)
     if rule is None:
-        return f"{rule_key} {number(actual)} > {number(limit)}"
+        return f"{rule_key} {number(actual)} {bound_text(limit, minimum=False)}"
     return rule.brief(actual, limit)
 
 
