@@ -673,7 +673,9 @@ def test_a_failure_before_the_log_is_replaced_leaves_fold_and_log_as_they_were(t
     def full_disk(*args):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(HistoryStore, "_keep_old_log", full_disk)
+    import ladder_plugins.history.pruning as pruning_module
+
+    monkeypatch.setattr(pruning_module, "_keep_whole", full_disk)  # keeping the old log whole fails
     with store.transaction() as tx, pytest.raises(OSError):
         store.prune(tx.state, at(40), force=True)
     assert store.log.read_bytes() == log and not store.folded_path.exists()

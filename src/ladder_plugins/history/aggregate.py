@@ -410,6 +410,13 @@ class Aggregate:
             write(("," if n else "") + json.dumps(fp) + ":" + json.dumps(stats.to_json(), separators=(",", ":")))
         write("}}")
 
+    def write_document(self, head: Mapping[str, Any], write: Callable[[str], object]) -> None:
+        """``{...head, "aggregate": <this aggregate>}``, written piece by piece like :meth:`write_json`: a
+        summary or fold file, whose other keys (schema, generation, where the log was read to) are ``head``."""
+        write(json.dumps(head, separators=(",", ":"))[:-1] + ',"aggregate":')
+        self.write_json(write)
+        write("}")
+
     def take(self, other: "Aggregate") -> None:
         """Become ``other`` in place, so that whoever holds this object sees it and the old content
         can be freed (pruning replaces a large history without holding two)."""

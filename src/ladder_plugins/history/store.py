@@ -1,4 +1,4 @@
-"""The history store: ``<history_dir>/history/`` with its log and caches.
+"""The history store: ``<history_dir>/history/`` with its log and caches, read and written under its lock.
 
 Guarantees (each backed by a test):
 
@@ -13,14 +13,16 @@ Guarantees (each backed by a test):
 * ``summaries.json`` catches up on new lines only, and is rebuildable from the log
   plus ``folded.json`` (what pruning took out of the log, folded into the same
   aggregate recurrence reads, so pruning never changes a recurrence result).
+
+The store decides when a prune is due and holds the lock while :mod:`.pruning` rewrites
+the log (and finishes a prune a killed process left); merging other logs is
+:mod:`.combine`. Both are imported only by a run that needs them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-import stat
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,24 +31,21 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 from ..catalogue import plural
 from ..config import Settings
-from ..errors import LadderError
 from ..ladderdir.aside import damaged_suffix, keep_aside
 from ..ladderdir.paths import first_outside, inside, make_dirs, outside_root
 from .aggregate import AGGREGATE_FORMAT, Aggregate
 from .events import SCHEMA_VERSION, Event, Record, compact
-from .log import EventLog, ReadResult, complete_lines, lines_between
+from .log import EventLog, ReadResult
 from .recurrence import cutoff
 from .run import CLOCK_SKEW, format_timestamp
 
 if TYPE_CHECKING:
-    from .pruning import Survey
     from .stats import StoreStats
 
 __all__ = ["HistoryStore", "Transaction", "LoadState"]
 
 LOG_NAME = "events.jsonl"
 SUMMARY_NAME = "summaries.json"
-#: how far past the history's newest record of another run a recording run's clock is trusted for pruning
 FOLDED_NAME = "folded.json"
 LOCK_NAME = "events.lock"
 _CACHE_LIMIT = 64 << 20
@@ -95,7 +94,7 @@ class HistoryStore:
         self._warn = warn
         self.track_runs = settings.recurrence.count == "runs"
         self.log_file = EventLog(self.log, self.inside_root, self.warn)
-        self._fold_untrusted = 0  # entries of folded.json skipped on read: keep the file before rewriting it
+        self.fold_untrusted = 0  # entries of folded.json skipped on read: keep the file before rewriting it
         self._holding_lock = False  # set while this store's own transaction or append holds the lock
         # append_events, called once per file by flake8: the directory is checked and made on the first
         # call only, and the log's first record, once seen within retention, is not read again
@@ -175,10 +174,11 @@ class HistoryStore:
             self.warn(f"cannot read {path}: {exc.strerror or exc}; rebuilt from the log")
             return None
         except (ValueError, RecursionError, UnicodeDecodeError) as exc:
-            self._set_aside(path, type(exc).__name__)
+            self.set_aside(path, type(exc).__name__)
             return None
 
-    def _set_aside(self, path: Path, why: str) -> None:
+    def set_aside(self, path: Path, why: str) -> None:
+        """Keep a damaged file aside (never outside the project), with one warning."""
         if not self.inside_root(path):  # never rename anything outside the project
             self.warn(outside_root(path, self.root))
             return
@@ -194,10 +194,10 @@ class HistoryStore:
             agg = Aggregate.from_json(data.get("aggregate", {}))
             generation = _generation(data)
         except _DAMAGE:
-            self._set_aside(self.folded_path, "unexpected structure")
+            self.set_aside(self.folded_path, "unexpected structure")
             return Aggregate(self.track_runs), 0, False
-        if agg.untrusted and not self._fold_untrusted:  # it cannot be rebuilt from the log: skip, keep, say once
-            self._fold_untrusted = agg.untrusted
+        if agg.untrusted and not self.fold_untrusted:  # it cannot be rebuilt from the log: skip, keep, say once
+            self.fold_untrusted = agg.untrusted
             self.warn(f"{self.folded_path}: {agg.untrusted} entr{'y' if agg.untrusted == 1 else 'ies'} not of the "
                       f"expected shape (damaged or foreign); skipped and kept (the next pruning keeps this file "
                       f"whole as {self.folded_path.name}.damaged-<time> and goes on without them)")
@@ -217,7 +217,7 @@ class HistoryStore:
                 raise ValueError(f"{aggregate.untrusted} entries not of the expected shape")
             return aggregate, int(info["offset"]), int(info.get("skipped", 0))
         except _DAMAGE:
-            self._set_aside(self.summary_path, "unexpected structure")
+            self.set_aside(self.summary_path, "unexpected structure")
             return None
 
     def _summary_matches(self, summary: dict[str, Any], info: dict[str, Any], generation: int) -> bool:
@@ -267,7 +267,8 @@ class HistoryStore:
         try:
             with FileLock(str(self.lock_path), timeout=0):
                 if self.unsafe_reason() is None and self.dir.is_dir():
-                    self._atomic_stream(self.summary_path, _with_aggregate(self._summary_head(state), state.aggregate))
+                    head = self._summary_head(state)
+                    self.write_whole(self.summary_path, lambda write: state.aggregate.write_document(head, write))
         except (Timeout, OSError):
             pass  # busy, read-only or full: the next reader catches up instead
 
@@ -301,20 +302,17 @@ class HistoryStore:
 
     # -- writing -----------------------------------------------------------------
 
-    def _atomic_write(self, path: Path, text: str) -> None:
-        self._atomic_stream(path, lambda write: write(text))
-
-    def _atomic_stream(self, path: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
+    def write_whole(self, path: Path, produce: Callable[[Callable[[str], object]], object]) -> None:
         """Write ``path`` whole or not at all: ``produce`` writes the text piece by piece to a temporary
         file that then replaces it."""
-        temp = self._written_aside(path, produce)
+        temp = self.written_beside(path, produce)
         try:
             os.replace(temp, path)
         except BaseException:
             _remove(temp)
             raise
 
-    def _written_aside(self, path: Path, produce: Callable[[Callable[[str], object]], object], *,
+    def written_beside(self, path: Path, produce: Callable[[Callable[[str], object]], object], *,
                        durable: bool = False) -> str:
         """A temporary file beside ``path`` with what ``produce`` writes (synced with ``durable``)."""
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(self.dir))
@@ -323,7 +321,8 @@ class HistoryStore:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 produce(handle.write)
                 if durable:
-                    _sync(handle)
+                    handle.flush()
+                    os.fsync(handle.fileno())
         except BaseException:
             _remove(temp)
             raise
@@ -337,7 +336,8 @@ class HistoryStore:
         if self.unsafe_reason() or not self.dir.is_dir():
             return
         try:
-            self._atomic_stream(self.summary_path, _with_aggregate(self._summary_head(state), state.aggregate))
+            head = self._summary_head(state)
+            self.write_whole(self.summary_path, lambda write: state.aggregate.write_document(head, write))
         except OSError as exc:
             self.warn(f"cannot write {self.summary_path}: {exc.strerror or exc}")
 
@@ -413,18 +413,9 @@ class HistoryStore:
             now = self._trusted_now(state.aggregate, now, run_id)
         if not (force or self._due(now)):
             return False
-        from .pruning import leaving  # imported only by a run that prunes
+        from .pruning import prune_log  # imported only by a run that prunes
 
-        limit = cutoff(self.settings, now)
-        found, days = self._survey(limit)
-        if found.newer or not (found.leaving or days or found.unreadable):
-            return False
-        folded = self._fold_freeing(state, leaving(limit, days), limit, found.unreadable)
-        reread = self.read_log(0, sink=folded.add)  # what stays, on top of what was folded: the same history
-        state.aggregate.take(folded)
-        state.end, state.skipped = reread.end, reread.skipped
-        self.save_summary(state)
-        return True
+        return prune_log(self, state, now)
 
     def _trusted_now(self, history: Aggregate, now: datetime, run_id: str) -> datetime:
         """The time a recording run prunes by: its clock, but never more than :data:`CLOCK_SKEW` past the
@@ -449,132 +440,23 @@ class HistoryStore:
                       "history's time, so nothing a correct clock keeps is pruned (check the machine's clock)")
         return trusted
 
-    def _fold_freeing(self, state: LoadState, leaves: Callable[[Record], bool], limit: str,
-                      unreadable: Sequence[tuple[int, int]]) -> Aggregate:
-        """:meth:`_rewrite` with the loaded history emptied first: one history in memory at a time."""
-        state.aggregate.take(Aggregate(self.track_runs))
-        try:
-            state.generation, folded = self._rewrite(leaves, limit, unreadable)
-        except BaseException:
-            state.aggregate.take(self.load_readonly()[0])  # the history as it still is on disk
-            raise
-        return folded
-
-    def _survey(self, limit: str) -> tuple[Survey, set[str]]:
-        """The log measured, and the days the size cap folds (none when a newer schema wrote it)."""
-        from .pruning import days_to_fold, survey
-
-        with self.log_file.open_read() as handle:
-            found = survey(complete_lines(handle), limit)
-            size = os.fstat(handle.fileno()).st_size
-        if size > found.end:  # a torn last line: not a record, but kept with the old log, never dropped
-            found.unreadable.append((found.end, size - found.end))
-        cap = int(self.settings.history.max_mb * 1024 * 1024)
-        return found, set() if found.newer else days_to_fold(found.day_sizes, cap)
-
-    def _rewrite(self, leaves: Callable[[Record], bool], limit: str,
-                 unreadable: Sequence[tuple[int, int]]) -> tuple[int, Aggregate]:
-        """Fold what leaves into ``folded.json``, keep the old log if it had unreadable lines, and
-        replace the log by what stays; returns the new generation and the fold."""
-        from .pruning import prune_into
-
-        folded, generation, _ = self.folded()
-        fd, temp = tempfile.mkstemp(prefix=f".{self.log.name}.", dir=str(self.dir))
-        fold_temp = ""
-        try:
-            os.fchmod(fd, 0o644)  # like the log, not mkstemp's private 0600
-            with os.fdopen(fd, "wb") as keep, self.log_file.open_read() as handle:
-                prune_into(lines_between(handle, unreadable), leaves, folded, keep)
-                _sync(keep)
-            self._keep_old_log(unreadable)  # before anything is committed: a failure here changes nothing
-            fold_temp = self._fold_aside(folded, generation + 1, limit)
-        except BaseException:
-            _remove(temp)
-            _remove(fold_temp)
-            raise
-        self._commit(fold_temp, temp)
-        return generation + 1, folded
-
-    def _commit(self, fold_temp: str, log_temp: str) -> None:
-        """A journal names both new files, then each replaces its old one. A run killed anywhere after the
-        journal is written is finished by the next one (:meth:`_recover`), so the fold and the log always
-        change together: never a folded event still in the log, never one lost."""
-        self._atomic_write(self.journal_path, json.dumps({"folded": fold_temp, "log": log_temp}))
-        self._commit_journal()
-
-    def _fold_aside(self, folded: Aggregate, generation: int, limit: str) -> str:
-        """The new ``folded.json``, written (and synced) beside the old one."""
-        if self._fold_untrusted:  # the entries it skipped are kept, never silently dropped
-            self._keep_copy(self.folded_path)
-            self._fold_untrusted = 0
-        folded.forget_runs_before(limit)
-        head = {"schema_version": SCHEMA_VERSION, "generation": generation}
-        return self._written_aside(self.folded_path, _with_aggregate(head, folded), durable=True)
-
-    def _commit_journal(self) -> None:
-        """Move the files a prune's journal names into place (those not moved yet), then end the journal."""
-        try:
-            data = json.loads(self.journal_path.read_text(encoding="utf-8"))
-            moves = [(str(data[key]), target) for key, target in (("folded", self.folded_path), ("log", self.log))]
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError, TypeError, KeyError):
-            self._set_aside(self.journal_path, "not a prune journal")
-            return
-        for temp, target in moves:
-            if Path(temp).parent == self.dir and Path(temp).name.startswith(f".{target.name}.") \
-                    and os.path.exists(temp):
-                os.replace(temp, target)
-        _remove(str(self.journal_path))
-
     def _recover(self) -> None:
         """Finish a prune that was killed between its two replaces (a journal is left): under the lock,
         which this process may already hold (a transaction, a flake8 worker's append)."""
         if not self.journal_path.exists() or not self.inside_root(self.journal_path):
             return
+        from .pruning import commit_journal  # a prune left its journal: a rare start
+
         if self._holding_lock:
-            self._commit_journal()
+            commit_journal(self)
             return
         from filelock import FileLock, Timeout
 
         try:
             with FileLock(str(self.lock_path), timeout=self.lock_timeout):
-                self._commit_journal()
+                commit_journal(self)
         except (Timeout, OSError):
             pass  # a live prune holds the lock and finishes its own journal
-
-    def _keep_old_log(self, unreadable: Sequence[tuple[int, int]]) -> None:
-        """Before the log is rewritten without its unreadable lines, keep it whole under another name.
-
-        A hard link costs nothing (a gigabyte of garbage stays sparse, and the log is
-        replaced atomically afterwards); where links are not possible, the unreadable
-        lines are copied out byte for byte instead.
-        """
-        if not unreadable:
-            return
-        self._linked_aside(self.log, lambda aside: self.log_file.copy_ranges(unreadable, aside))
-
-    def _keep_copy(self, path: Path) -> None:
-        """Keep ``path`` whole under a ``.damaged-<time>`` name before it is rewritten."""
-        self._linked_aside(path, lambda aside: shutil.copyfile(path, aside, follow_symlinks=False))
-
-    def _linked_aside(self, path: Path, otherwise: Callable[[Path], Any]) -> None:
-        """A hard link to ``path`` under a ``.damaged-<time>`` name (the atomic replace that follows leaves
-        the old content there); ``otherwise(aside)`` where links are not possible."""
-        aside = path.with_name(path.name + damaged_suffix())
-        if not self.inside_root(aside):
-            raise PermissionError(outside_root(aside, self.root))
-        try:
-            os.link(path, aside, follow_symlinks=False)
-        except FileExistsError:
-            pass
-        except OSError:
-            otherwise(aside)
-
-    def event_ids(self) -> set[str]:
-        ids: set[str] = set()
-        self.read_log(0, sink=lambda record: ids.add(record.event_id))
-        return ids
 
     def stats(self) -> StoreStats:
         from .stats import StoreStats
@@ -589,76 +471,11 @@ class HistoryStore:
             untrusted_entries=folded.untrusted,
         )
 
-    def _read_inputs(self, files: Sequence[Path], force: bool) -> tuple[list[Record], int]:
-        incoming: list[Record] = []
-        unreadable = 0
-        for file in files:
-            _check_input(Path(file))
-            read = self.read_log(0, path=Path(file))
-            if read.newer:
-                raise LadderError(f"{file}: written by a newer ladder-plugins (schema > {SCHEMA_VERSION}); "
-                                  "upgrade first")
-            if not force:
-                self._same_project(Path(file), read.events)
-            incoming.extend(read.events)
-            unreadable += read.skipped
-        return incoming, unreadable
-
-    def _same_project(self, file: Path, records: Sequence[Record]) -> None:
-        """Refuse another project's log: its hotspots are not this project's."""
-        foreign = sorted({r.repo_id for r in records if r.repo_id and r.repo_id != self.settings.repo_id})
-        if foreign:
-            shown = ", ".join(repr(_printable(name)) for name in foreign[:3])
-            raise LadderError(f"{file}: records of another project ({shown}, this one is "
-                              f"{self.settings.repo_id!r}); not combined (--force combines them anyway)")
-
     def combine(self, files: Sequence[Path], *, force: bool = False) -> tuple[int, int, int]:
-        """Merge other logs into this one, deduplicating by event id (``coverage combine``).
+        """Merge other logs into this one, deduplicating by event id (see :func:`.combine.combine`)."""
+        from .combine import combine  # imported only by ``ladder history combine``
 
-        Returns (added, duplicates, unreadable lines). Raises :class:`LadderError`
-        when the history cannot be written, an input cannot be read, or (unless
-        ``force``) an input holds another project's records.
-        """
-        incoming, unreadable = self._read_inputs(files, force)
-        with self.transaction(quiet=True) as tx:
-            if tx.read_only:
-                raise LadderError(tx.refusal or f"cannot write {self.log} (see the warning above)")
-            new = _unseen(incoming, self.event_ids())
-            tx.append(new, as_written=True)
-        return len(new), len(incoming) - len(new), unreadable
-
-
-def _with_aggregate(head: dict[str, Any], aggregate: Aggregate) -> Callable[[Callable[[str], object]], None]:
-    """A producer of ``{...head, "aggregate": ...}`` that streams the aggregate."""
-    def produce(write: Callable[[str], object]) -> None:
-        write(json.dumps(head, separators=(",", ":"))[:-1] + ',"aggregate":')
-        aggregate.write_json(write)
-        write("}")
-    return produce
-
-
-def _check_input(file: Path) -> None:
-    """A file to combine must be a regular file; anything else is said as what it is."""
-    try:
-        mode = os.stat(file).st_mode
-    except FileNotFoundError:
-        raise LadderError(f"{file}: no such file") from None
-    except OSError as exc:
-        raise LadderError(f"{file}: cannot be read: {exc.strerror or exc}") from None
-    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
-             (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
-    kind = next((name for test, name in kinds if test(mode)), None)
-    if kind is not None:
-        raise LadderError(f"{file}: is {kind}, not a log file; expected an events.jsonl")
-
-
-def _printable(text: str) -> str:
-    return "".join(c if c.isprintable() else "?" for c in text)[:80]
-
-
-def _sync(handle: Any) -> None:
-    handle.flush()
-    os.fsync(handle.fileno())
+        return combine(self, files, force=force)
 
 
 def _remove(path: str) -> None:
@@ -666,16 +483,6 @@ def _remove(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
-
-
-def _unseen(events: Iterable[Record], seen: set[str]) -> list[Record]:
-    """Events whose id is not in ``seen`` (nor repeated among themselves), in order."""
-    fresh = []
-    for event in events:
-        if event.event_id not in seen:
-            seen.add(event.event_id)
-            fresh.append(event)
-    return fresh
 
 
 class Transaction:
