@@ -52,7 +52,7 @@ class Topic:
     snippet: str
     #: the suggested action in one line
     action: str
-    #: signals that say a project already enforces it (``ladder:cyclomatic_max``, ``ruff:C901``); see enforced.py
+    #: signals that say a project already enforces it (``ladder:cyclomatic_max``, ``ruff:C901``); see sources/enforced/
     enforced_by: tuple[str, ...] = ()
 
 
