@@ -148,7 +148,7 @@ def _installed() -> Optional[list[str]]:
     """The command ``ladder hook install`` writes, run through a shell as the hosts run it; ``None`` when this
     version has no such command."""
     try:
-        from ladder_plugins.agents.install import hook_command
+        from ladder_plugins.agents.commands import hook_command
     except ImportError:
         return None
     command = ["/bin/sh", "-c", hook_command("post-edit")]

@@ -516,7 +516,8 @@ def test_clean_removes_c1_controls_and_line_separators(value, expected):
 
 
 def test_the_edit_hook_says_a_hostile_path_and_unit_as_data():
-    from ladder_plugins.agents.edit_hook import Finding, render
+    from ladder_plugins.agents.edit_findings import Finding
+    from ladder_plugins.agents.edit_hook import render
 
     findings = [Finding(f"src/{INJECTION}/m.py", 3, f"f{INJECTION}", "LAD102", "cognitive complexity", 20, 21, 15,
                         "> 15", True, "survived 3 edits"),

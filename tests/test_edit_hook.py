@@ -24,8 +24,9 @@ import pytest
 
 from ladder_plugins.config import load_settings
 from ladder_plugins.errors import LadderError
-from ladder_plugins.agents import edit_hook
-from ladder_plugins.agents.edit_hook import EMPTY, SessionCounter, parse_payload, run, session_file_name
+from ladder_plugins.agents import edit_findings, edit_hook, edit_session
+from ladder_plugins.agents.edit_hook import EMPTY, parse_payload, run
+from ladder_plugins.agents.edit_session import SessionCounter, session_file_name
 
 from .reports_helpers import FINAL, demo_copy, three_edits
 
@@ -331,14 +332,14 @@ def test_block_on_hotspot_is_read_from_the_settings_and_off_without_them(plain):
 
 
 def test_a_unit_only_over_the_limit_is_told_but_never_blocked():
-    finding = edit_hook.Finding("m.py", 3, "f", "LAD102", "cognitive complexity", 20, 21, 15, "> 15", False)
+    finding = edit_findings.Finding("m.py", 3, "f", "LAD102", "cognitive complexity", 20, 21, 15, "> 15", False)
     output = json.loads(edit_hook.render("claude", [finding], block=True))
     assert "before 20, after 21 (> 15)" in output["hookSpecificOutput"]["additionalContext"]
 
 
 def test_many_findings_are_cut_to_a_bounded_context():
-    findings = [edit_hook.Finding(f"m{n}.py", n, f"f{n}", "LAD104", "body length", 900, 901, 50, "> 50", True,
-                                  "5 versions over the limit on 3 days", n) for n in range(40)]
+    findings = [edit_findings.Finding(f"m{n}.py", n, f"f{n}", "LAD104", "body length", 900, 901, 50, "> 50", True,
+                                      "5 versions over the limit on 3 days", n) for n in range(40)]
     said = context(edit_hook.render("gemini", findings))
     assert "and 34 more units" in said and len(said) < 10_000
 
@@ -372,7 +373,7 @@ def test_the_session_file_is_bounded_and_old_sessions_are_pruned(plain):
     sessions = plain / ".ladder" / "hooks" / "sessions"
     sessions.mkdir(parents=True)
     old = time.time() - 8 * 86400
-    for n in range(edit_hook.SESSION_FILES + 20):
+    for n in range(edit_session.SESSION_FILES + 20):
         (sessions / f"old-{n}.json").write_text("{}")
         os.utime(sessions / f"old-{n}.json", (old + n, old + n))
     (sessions / "recent.json").write_text("{}")
@@ -380,11 +381,11 @@ def test_the_session_file_is_bounded_and_old_sessions_are_pruned(plain):
     left.write_text("{")
     os.utime(left, (old, old))
     mine = counter(plain)
-    for n in range(edit_hook.SESSION_UNITS + 50):
+    for n in range(edit_session.SESSION_UNITS + 50):
         mine.count(f"m.py::f{n}::cognitive_max", "2:abc", 20, f"2026-11-03T12:00:{n % 60:02d}.{n:06d}Z")
     mine.save()
     assert sorted(p.name for p in sessions.glob("*.json")) == ["recent.json", "s.json"] and not left.exists()
-    assert len(json.loads((sessions / "s.json").read_text())["units"]) == edit_hook.SESSION_UNITS
+    assert len(json.loads((sessions / "s.json").read_text())["units"]) == edit_session.SESSION_UNITS
 
 
 def test_a_damaged_session_file_counts_from_zero(plain):
@@ -396,7 +397,7 @@ def test_a_damaged_session_file_counts_from_zero(plain):
 
 def test_a_session_file_locked_by_another_hook_is_left_alone(plain, monkeypatch):
     fcntl = pytest.importorskip("fcntl")
-    monkeypatch.setattr(edit_hook, "_LOCK_TIMEOUT", 0.05)
+    monkeypatch.setattr(edit_session, "LOCK_TIMEOUT", 0.05)
     mine = counter(plain)
     mine.count("m.py::f::cognitive_max", "2:abc", 20, "t")
     mine.directory.mkdir(parents=True)
@@ -491,5 +492,5 @@ def test_an_edit_of_a_file_the_history_does_not_know_writes_nothing(tmp_path):
     (tmp_path / "src").mkdir()
     edited = tmp_path / "src" / "new.py"
     edited.write_text("def f(a):\n" + "".join(f"    if a > {i}:\n        a -= 1\n" for i in range(12)) + "    return a\n")
-    found = edit_hook.findings_of(load_settings(tmp_path), [(edited, "src/new.py")], "session-1", {})
+    found = edit_findings.findings_of(load_settings(tmp_path), [(edited, "src/new.py")], "session-1", {})
     assert found == [] and not (tmp_path / ".ladder").exists()

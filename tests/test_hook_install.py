@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from ladder_plugins.errors import LadderError
-from ladder_plugins.agents.install import (
-    BEGIN_MARKER, END_MARKER, Outcome, _toml_block, hook_command, install, installed, installed_kinds,
-    is_our_command, ladder_hook_kind, our_kind, settings_path, uninstall,
-)
+from ladder_plugins.agents.commands import hook_command, is_our_command, ladder_hook_kind, our_kind
+from ladder_plugins.agents.install import Outcome, install, settings_path, uninstall
+from ladder_plugins.agents.installed import installed, installed_kinds
+from ladder_plugins.agents.merge import BEGIN_MARKER, END_MARKER, toml_block as _toml_block
 from ladder_plugins.hosts import CODEX as CODEX_HOST
 from ladder_plugins.reports.sanitize import toml_string
 

@@ -32,7 +32,7 @@ class Diagnosis:
     rules_block: dict[str, Any] = field(default_factory=dict)
     #: whether git's history is read, from when it fails a run, what is mechanical (``GitEvidence.health``)
     git: dict[str, Any] = field(default_factory=dict)
-    #: per agent host, which of our hooks its settings run (``agents.install.installed_kinds``)
+    #: per agent host, which of our hooks its settings run (``agents.installed.installed_kinds``)
     agent_hooks: dict[str, list[str]] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
@@ -201,7 +201,7 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
     """Which agent hosts run our hooks: a note (not installing them is a choice). An installed command the host
     can no longer run (its interpreter gone, or a bare ``ladder`` off the host's PATH) is a problem: the hook
     then fails on every prompt or edit, and hosts do not say so loudly."""
-    from ..agents.install import installed_kinds, unresolved_hooks
+    from ..agents.installed import installed_kinds, unresolved_hooks
 
     try:
         kinds = installed_kinds(settings.root)
