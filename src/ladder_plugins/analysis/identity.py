@@ -244,7 +244,7 @@ def _nameless(node: ast.AST) -> ast.AST:
 
 def body_hash(node: ast.AST) -> str:
     """:func:`unit_hash` without the unit's own name: the same for a unit moved to another file or renamed,
-    so a move can be told from new code (``history.evidence`` follows units by it)."""
+    so a move can be told from new code (``history.lineage`` follows units by it)."""
     return _digest(body_text(node))
 
 

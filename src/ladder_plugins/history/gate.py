@@ -9,7 +9,7 @@ violation. With ``evidence`` (see :mod:`.evidence`), occurrences from git join t
 history's, and ``new`` knows its base.
 
 A hotspot fails the run only when one of its occurrences may trigger: one after the
-adoption point, one the log recorded or the run made (see ``evidence.Adoption``); in
+adoption point, one the log recorded or the run made (see ``adoption.Adoption``); in
 mode ``new``, one the branch holds. Otherwise it is *known* from history: listed, and
 failing on its next edit that leaves it over the limit.
 """
