@@ -246,7 +246,7 @@ def _toml_text(path: Path, text: Optional[str], host: Host, adding: bool, interp
         return None
     new = before + wanted + after if block is not None else _appended(current, wanted)
     _checked_toml(path, new, "our [[hooks.*]] tables would not fit into it: it already defines those keys "
-                             "another way; install into .codex/hooks.json instead")
+                             f"another way; install into {host.directory}/{host.files[0].name} instead")
     return new
 
 
