@@ -4,7 +4,7 @@ It runs before the agent sees each prompt, so it must never make the user wait:
 
 * no network, no subprocess, nothing heavier than the standard library and ``config``
   (the analysis and the history are never imported); what only a captured prompt needs
-  (``filelock``, hashing) and what only an existing rules file needs (``rules_file``) is
+  (the lock, hashing) and what only an existing rules file needs (``rules_file``) is
   imported when it is needed;
 * a time budget (:data:`DEFAULT_BUDGET`, or ``LADDER_HOOK_BUDGET_MS``) checked between the
   steps; past it nothing more is done and the host's "nothing to add" is printed. The
