@@ -201,6 +201,7 @@ class LadderChecker:
     def _errors(self, report: Any, *, record: bool) -> list[Error]:
         """Record the file's violations, decide the gate, and say both as flake8 errors."""
         from .analysis.thresholds import RED
+        from .config import Mode
         from .history.events import events_from_violations
 
         pipeline = self.pipeline
@@ -210,7 +211,7 @@ class LadderChecker:
         if record and not pipeline.record_part(events, gate):
             type(self).record = False  # said once; this process records nothing more (no 2 s wait per file)
         errors = [(v.line, 0, v.text, type(self)) for v in report.violations if v.severity == RED]
-        if self.settings.mode != "advisory":
+        if self.settings.mode != Mode.ADVISORY:
             errors += [(line, 0, text, type(self)) for line, text in _hotspots(events, gate, self.settings)]
             errors += [(f.event.line, 0, f.text, type(self)) for f in gate.failures if f.reason in ("new", "worse")]
         return sorted(errors, key=lambda e: (e[0], e[2][:6]))  # stable: a unit's LAD900s in rule-code order

@@ -101,10 +101,7 @@ def unit_line(group: Sequence[Finding]) -> str:
 
 def _held_red(stats: FingerprintStats, rule: Rule) -> bool:
     """Whether the history's last sighting of a fingerprint was over its limit (red, not yellow)."""
-    actual, limit = stats.last_actual, stats.last_limit
-    if actual is None or limit is None:
-        return False
-    return actual < limit if rule.kind == "min" else actual > limit
+    return rule.exceeds(stats.last_actual, stats.last_limit)
 
 
 def _analysed(pipeline: Any, files: Sequence[tuple[Path, str]]) -> list[Any]:

@@ -32,18 +32,17 @@ What it does, and why it stops there:
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
 import stat
 import sys
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from ..hosts import CONTEXT_CAP, EDIT_PATH_FIELDS, HOSTS, PATCH_FIELDS, answering, host, sender
+from ..readers.stdin import silenced
 from .edit_findings import MAX_BYTES, Finding, findings_of, grouped, unit_line
 
 __all__ = ["EMPTY", "MAX_FILES", "Payload", "parse_payload", "edited_paths", "project_files", "render", "run",
@@ -231,20 +230,11 @@ def _answer(stdin: bytes, environ: Mapping[str, str]) -> str:
     return render(payload.dialect, findings, _blocks(settings))
 
 
-@contextlib.contextmanager
-def _silenced() -> Iterator[None]:
-    """No warning and nothing else on stderr while the hook works (a ``SyntaxWarning`` from parsing the
-    edited file would otherwise reach the host)."""
-    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
-
-
 def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None) -> str:
     """The hook's stdout for the host's ``stdin``: always one JSON object, ``{}`` on any internal failure."""
     env = os.environ if environ is None else environ
     try:
-        with _silenced():
+        with silenced():
             return _answer(stdin, env)
     except Exception:  # fail open, whatever it was: the agent's edit loop goes on
         return EMPTY

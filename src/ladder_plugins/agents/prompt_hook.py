@@ -40,19 +40,17 @@ The dialect comes from ``hook_event_name`` and the fields present: ``UserPromptS
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import sys
 import time
-import warnings
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from .classify import Classification, classify, skipped, transcript_referent
 from ..hosts import CONTEXT_CAP, Host, sender
-from ..readers.stdin import DEFAULT_BUDGET, budget_of, read_payload, working_dir
+from ..readers.stdin import DEFAULT_BUDGET, budget_of, read_payload, silenced, working_dir
 
 if TYPE_CHECKING:  # only a capture needs the module, and it imports it itself
     from datetime import datetime
@@ -406,14 +404,6 @@ def _feedback(hook: PromptInput, config: HookConfig, now: Optional[datetime], de
     return "" if found is None else _capture(hook, config, found, now, deadlines[1])
 
 
-@contextlib.contextmanager
-def _silenced() -> Iterator[None]:
-    """No warning and nothing else on stderr while the hook works: the host may show stderr to the user."""
-    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
-        warnings.simplefilter("ignore")
-        yield
-
-
 def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None, now: Optional[datetime] = None, *,
         began: Optional[float] = None) -> str:
     """What to print for the host's ``stdin`` (``environ`` defaults to ``os.environ``; ``now`` is the
@@ -421,7 +411,7 @@ def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None, now: Optional
     now); ``{}`` on any internal failure."""
     start = time.monotonic() if began is None else began
     try:
-        with _silenced():
+        with silenced():
             return _answer(stdin, os.environ if environ is None else environ, now, start)
     except Exception:  # fail open, whatever it was: the user's prompt goes on
         return EMPTY
@@ -468,7 +458,7 @@ def console(stdin_fd: Optional[int] = None, stdout: Optional[Any] = None, *, har
     may have left behind."""
     began, budget = time.monotonic(), budget_of(os.environ)
     answer: list[str] = []
-    with _silenced():
+    with silenced():
         data = read_payload(_stdin_fd() if stdin_fd is None else stdin_fd, budget)
         done = data is not None and _in_thread(_work, (data, answer, began), began + budget + _GRACE - time.monotonic())
     text = answer[0] if done and answer else EMPTY

@@ -129,7 +129,7 @@ class _Judge:
         role, found = self.source.role, []
         for rule in rules:
             limit = self.settings.limit(role, rule.key)
-            if rule.metric is not None and rule.kind in ("max", "min") and limit is not None:
+            if rule.metric is not None and rule.has_limit and limit is not None:
                 found.append((rule, limit))
         return found
 

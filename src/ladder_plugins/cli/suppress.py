@@ -50,7 +50,7 @@ def check_reason(reason: str) -> str:
 
 
 def _wanted(v: Any, rule: Optional[Any]) -> bool:
-    return v.severity == "red" and v.rule.kind != "meta" and (rule is None or v.rule.key == rule.key)
+    return v.severity == "red" and v.rule.has_limit and (rule is None or v.rule.key == rule.key)
 
 
 def plan_suppressions(result: Any, hotspot_prints: set[str], rule: Optional[Any], force: bool) -> SuppressPlan:

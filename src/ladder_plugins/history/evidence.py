@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Optional, Sequence, Union
 
-from ..config import Settings
+from ..config import Mode, Settings
 from ..errors import ConfigError
 from .adoption import EVERYTHING, NOT_COMMITTED, Adoption, adoption_point
 from .blobs import BlobFindings
@@ -180,7 +180,7 @@ class GitEvidence:
             raise self._found.error
         if repo is not None and self.uses_git:
             self.adoption()  # a git_since git does not know is a usage error here, not halfway through a run
-        if self.mode != "new" or not self.base_ref:
+        if self.mode != Mode.NEW or not self.base_ref:
             return
         if repo is not None and repo.resolve(self.base_ref) is None:
             raise ConfigError(f"base {self.base_ref!r} does not name a commit of {repo.toplevel.name}; expected "
@@ -297,7 +297,7 @@ class GitEvidence:
     def _branch(self) -> Optional[frozenset[str]]:
         """The commits of the branch after the base (mode new): a hotspot fails there only when one holds an
         occurrence of it."""
-        if self.mode != "new":
+        if self.mode != Mode.NEW:
             return None
         if self._found.branch is False:
             base, repo = self._base_commit(), self.repository()
@@ -347,7 +347,7 @@ class GitEvidence:
 
     def baseline(self, events: Sequence[Event]) -> Optional[Baseline]:
         """The base's red violations of the files ``events`` has red; ``None`` when there is no base."""
-        if self.mode != "new":
+        if self.mode != Mode.NEW:
             return None
         wanted = asked_of(events)
         base = self._base_commit() if wanted else None

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Mapping, Optional, Protocol, Sequence
 
 from ..catalogue import GATE, NEW_CODE, bound_text, lookup, number, worse_than
-from ..config import Settings
+from ..config import Mode, Settings
 from .aggregate import Aggregate
 from .events import Event
 from .recurrence import GitVersions, Recurrence, recurrence_of
@@ -251,10 +251,10 @@ def _failure(mode: str, event: Event, rec: Recurrence, settings: Settings,
              base: Optional[Baseline]) -> Optional[GateFailure]:
     """Why ``event``'s violation fails the run, if it does. A hotspot that is also worse than at the base says
     both (the base's commit and value ride on the hotspot's entry)."""
-    if mode == "strict":
+    if mode == Mode.STRICT:
         return GateFailure(event, rec, "strict")
-    compared = _new_code(event, rec, base) if mode == "new" and base is not None else None
-    if mode == "advisory" or not (rec.is_hotspot(settings) and rec.triggered):
+    compared = _new_code(event, rec, base) if mode == Mode.NEW and base is not None else None
+    if mode == Mode.ADVISORY or not (rec.is_hotspot(settings) and rec.triggered):
         return compared
     if compared is None or compared.reason != "worse":
         return GateFailure(event, rec, "hotspot")
@@ -287,7 +287,7 @@ class Gate:
 
     def _known(self, firsts: Sequence[Event], recs: Sequence[Recurrence]) -> tuple[GateFailure, ...]:
         """The chronic hotspots no occurrence of which may fail the run (advisory mode lists none)."""
-        if self.mode == "advisory":
+        if self.mode == Mode.ADVISORY:
             return ()
         return tuple(GateFailure(event, rec, "known") for event, rec in zip(firsts, recs)
                      if rec.is_hotspot(self.settings) and not rec.triggered)
@@ -327,7 +327,7 @@ class Gate:
             return prior, None
         for event in evidence.prior(run_events):
             prior.setdefault(event.fingerprint, []).append(event)
-        return prior, evidence.baseline(run_events) if self.mode == "new" else None
+        return prior, evidence.baseline(run_events) if self.mode == Mode.NEW else None
 
 
 def _triggers(when: str, commit: Optional[tuple[str, str]], facts: GitFacts, mode: str) -> bool:
@@ -335,7 +335,7 @@ def _triggers(when: str, commit: Optional[tuple[str, str]], facts: GitFacts, mod
     commit, ``None`` for a version only the log or the run saw. In mode new with a base, the branch decides: a
     version a commit holds by that commit (whoever saw it first: a laptop checks before it commits), one only
     the log or the run saw by being later than the base."""
-    if mode == "new" and facts.branch is not None:
+    if mode == Mode.NEW and facts.branch is not None:
         if commit is not None:
             return commit[1] in facts.branch
         return facts.base_time is None or when > facts.base_time

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import Settings
+from ..config import Mode, Settings
 
 __all__ = ["in_work_tree", "git_wanted"]
 
@@ -22,6 +22,6 @@ def in_work_tree(root: Path) -> bool:
 def git_wanted(settings: Settings) -> bool:
     """Whether this run asks git at all: always when git is configured or mode ``new`` needs a base,
     otherwise only inside a work tree."""
-    if settings.recurrence.source != "auto" or settings.mode == "new":
+    if settings.recurrence.source != "auto" or settings.mode == Mode.NEW:
         return True
     return in_work_tree(settings.root)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Mapping, Optional
+from typing import Iterator, Mapping, Optional
 
-__all__ = ["DEFAULT_BUDGET", "MAX_STDIN", "budget_of", "read_payload", "working_dir"]
+__all__ = ["DEFAULT_BUDGET", "MAX_STDIN", "budget_of", "read_payload", "silenced", "working_dir"]
 
 #: seconds a hook may take (the prompt hook's whole work; the edit hook's wait for its stdin)
 DEFAULT_BUDGET = 1.0
@@ -80,3 +80,15 @@ def working_dir(data: Mapping[str, object], environ: Mapping[str, str]) -> Optio
         if isinstance(value, str) and value and "\x00" not in value and os.path.isabs(value) and os.path.isdir(value):
             return value
     return None
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """No warning and nothing else on stderr while a hook works: the host may show stderr to the user (a
+    ``SyntaxWarning`` from parsing an edited file would otherwise reach it)."""
+    import io
+    import warnings
+
+    with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore")
+        yield

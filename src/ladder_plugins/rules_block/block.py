@@ -40,6 +40,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
+from ..config import Mode
 from ..errors import LadderError
 from ..reports.sanitize import agent_data
 
@@ -364,7 +365,7 @@ def _value(view: Any, rec: Any) -> str:
 def _gate_fact(mode: str, known: bool) -> str:
     from ..catalogue import GATE
 
-    if mode == "advisory":
+    if mode == Mode.ADVISORY:
         return f"The gate is advisory here: {GATE.code} reports it without failing."
     if known:
         return (f"It is known from history: the recurrence gate ({GATE.code}) does not fail on it yet; its next "
@@ -377,7 +378,7 @@ def _hotspot(view: Any, rec: Any, mode: str) -> Section:
     facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; {rec.describe()}."
     known = not rec.triggered
     return Section(f"hotspot:{safe_text(rec.fingerprint, 400)}",
-                   "Major" if mode == "advisory" or known else "Critical", f"{where}: {what}",
+                   "Major" if mode == Mode.ADVISORY or known else "Critical", f"{where}: {what}",
                    (facts, _gate_fact(mode, known)), rec.occurrences, _day(rec.days[-1] if rec.days else rec.last_seen))
 
 

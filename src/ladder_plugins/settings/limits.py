@@ -28,7 +28,7 @@ class Limits(Value):
     def read(self, check: Checker, key: str, value: Any) -> Thresholds:
         if not isinstance(value, dict):
             raise check.fail(key, "a table", value)
-        limited = {k: r for k, r in check.rules.items() if r.kind in ("max", "min")}
+        limited = {k: r for k, r in check.rules.items() if r.has_limit}
         resolved = {role: _defaults(limited, role) for role in ROLES}
         for role, name, values in _role_tables(check, value):
             resolved[role].update(_limits_of(check.within(name), values, limited))

@@ -90,5 +90,5 @@ def ladder_limits(files: ProjectFiles, evidence: Sequence[Evidence], flake8: Opt
     if origin is None or loaded is None:
         return []
     found = [_limit(loaded, rule, origin, table.get("thresholds")) for rule in loaded.rules.values()
-             if rule.kind in ("max", "min")]
+             if rule.has_limit]
     return [ev for ev in found if ev is not None]
