@@ -40,7 +40,6 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
-from ..config import Mode
 from ..errors import LadderError
 from ..reports.sanitize import agent_data
 
@@ -364,6 +363,7 @@ def _value(view: Any, rec: Any) -> str:
 
 def _gate_fact(mode: str, known: bool) -> str:
     from ..catalogue import GATE
+    from ..config import Mode  # here, not at the top: the prompt hook's reader of the block imports this module
 
     if mode == Mode.ADVISORY:
         return f"The gate is advisory here: {GATE.code} reports it without failing."
@@ -374,6 +374,7 @@ def _gate_fact(mode: str, known: bool) -> str:
 
 
 def _hotspot(view: Any, rec: Any, mode: str) -> Section:
+    from ..config import Mode
     what, where = _what(rec.rule_key), _where(rec)
     facts = f"{where}: {what} ({safe_text(rec.rule_key)}) {_value(view, rec)}; {rec.describe()}."
     known = not rec.triggered
