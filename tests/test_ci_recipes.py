@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .git_helpers import NOW, clone, needs_git, new_repo, three_days
-from .reports_helpers import ladder
+from .helpers.git import NOW, clone, needs_git, new_repo, three_days
+from .helpers.reports import ladder
 
 pytestmark = needs_git
 

@@ -16,7 +16,7 @@ import pytest
 from ladder_plugins.catalogue import RULES, WORKLOG_RULES
 from ladder_plugins.cli.main import build_parser
 
-from .reports_helpers import ladder
+from .helpers.reports import ladder
 
 SHIPPED = resources.files("ladder_plugins")
 WIDE = "def wide(a, b, c, d, e, g):{comment}\n    return a\n"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.import_graph import Layer, build_graph, find_cycles, layer_of, private_imports, upward_imports
+from tests.helpers.import_graph import Layer, build_graph, find_cycles, layer_of, private_imports, upward_imports
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "ladder_plugins"

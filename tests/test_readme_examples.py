@@ -18,7 +18,7 @@ import pytest
 
 from ladder_plugins.cli.demo import run_demo
 
-from .reports_helpers import FINAL, ladder, three_edits
+from .helpers.reports import FINAL, ladder, three_edits
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MARKED = re.compile(r"<!-- example: ([\w ]+?)(?: \(.*?\))? -->\n```text\n(.*?)```", re.S)
@@ -66,7 +66,7 @@ def _git_outputs(base: Path) -> dict[str, str]:
 
     if shutil.which("git") is None:
         return {}  # their examples skip, saying why
-    from .git_helpers import DAYS, NOW, PYPROJECT, commit, nested, new_repo
+    from .helpers.git import DAYS, NOW, PYPROJECT, commit, nested, new_repo
 
     repo = new_repo(base / "late", pyproject='[project]\nname = "shop"\n')
     for n, day in enumerate(DAYS):

@@ -15,7 +15,7 @@ import pytest
 from ladder_plugins.catalogue import lint_rule
 from ladder_plugins.worklog.parse import parse_text
 
-from .reports_helpers import ladder
+from .helpers.reports import ladder
 
 SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
 SEED_EXAMPLE = Path(__file__).resolve().parent / "data" / "worklog" / "seed_example.md"
@@ -341,7 +341,7 @@ def test_the_readmes_example_session_is_what_the_commands_print(tmp_path):
 # -- ladder kb, where the knowledge base is ------------------------------------------------------------------
 
 def test_kb_index_then_check_passes_and_move_keeps_it_passing(tmp_path):
-    from .kb_helpers import RAW, build_kb
+    from .helpers.kb import RAW, build_kb
 
     root = project(tmp_path)
     build_kb(root, index=False)
@@ -360,7 +360,7 @@ def _broken_note(kb: Path) -> None:
 
 
 def test_a_kb_outside_the_project_is_named_by_its_own_path(tmp_path):
-    from .kb_helpers import build_kb
+    from .helpers.kb import build_kb
 
     build_kb(tmp_path / "other")
     _broken_note(tmp_path / "other" / "kb")
@@ -373,7 +373,7 @@ def test_a_kb_outside_the_project_is_named_by_its_own_path(tmp_path):
 
 
 def test_a_kb_at_the_project_root_keeps_paths_and_bounds_there(tmp_path):
-    from .kb_helpers import build_kb
+    from .helpers.kb import build_kb
 
     build_kb(tmp_path / "made")
     root = project(tmp_path / "made" / "kb", '[tool.ladder.worklog]\nkb = "."\n')
@@ -412,7 +412,7 @@ def test_the_configured_log_is_what_every_worklog_command_reads(tmp_path):
 
 
 def test_final_reads_the_registers_of_the_kb_it_is_given(tmp_path):
-    from .kb_helpers import build_kb
+    from .helpers.kb import build_kb
 
     root = project(tmp_path)
     (root / "work-log.md").write_text((DATA / "valid_full.md").read_text())
@@ -425,7 +425,7 @@ def test_final_reads_the_registers_of_the_kb_it_is_given(tmp_path):
 
 
 def test_kb_check_speaks_json_and_sarif(tmp_path):
-    from .kb_helpers import build_kb
+    from .helpers.kb import build_kb
 
     jsonschema = pytest.importorskip("jsonschema")
     root = project(tmp_path)

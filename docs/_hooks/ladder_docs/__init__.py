@@ -5,8 +5,9 @@ catalogue, the argparse parsers, the configuration, the hook specifications, the
 and the README's Layout section into Markdown. Nothing here is copied by hand from the code: a page is
 what the installed package says when the site is built, and what the code no longer has, the page no
 longer shows. A fact the code cannot give (what a field means, an example of a rule) is text of these
-modules or of ``rule_notes.md``; where the code has something the text does not cover, the build warns,
-and ``mkdocs build --strict`` (``tests/test_docs_site.py``) fails.
+modules or of the package's ``rules.md`` (the rule notes, which ``ladder explain`` prints too); where the code
+has something the text does not cover, the build warns, and ``mkdocs build --strict``
+(``tests/test_docs_site.py``) fails.
 """
 
 from __future__ import annotations

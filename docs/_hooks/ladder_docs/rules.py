@@ -4,19 +4,19 @@ what to write instead, its options and its limits per role.
 What the rule is comes from the catalogue (``ladder_plugins.catalogue``: the codes ``ladder explain --list``
 prints), how it counts from the section of the shipped ``metrics.md`` that ``ladder explain`` prints, the
 limits from the rule's defaults, the options from the configuration keys its definition names. Why it
-matters, the example and what to write instead are text of ``docs/_hooks/rule_notes.md`` (one ``## CODE``
-section, or one for several codes); a code without one is a build warning.
+matters, the example and what to write instead are the rule's section of the package's ``rules.md`` (one
+``## CODE`` section, or one for several codes), read through ``ladder_plugins.reports.explain.rule_page``, which
+``ladder explain`` prints too; a code without one is a build warning.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from . import log, table
 
-NOTES = Path(__file__).resolve().parent.parent / "rule_notes.md"
+NOTES = "src/ladder_plugins/rules.md"
 _KINDS = {"max": "a maximum: red above the limit, yellow from `yellow_ratio` x the limit",
           "min": "a minimum: red below the limit",
           "meta": "raised by ladder itself, not a threshold"}
@@ -27,16 +27,6 @@ def catalogue() -> list[Any]:
     from ladder_plugins.catalogue import RULES, WORKLOG_RULES
 
     return [*RULES.values(), *WORKLOG_RULES.values()]
-
-
-def notes() -> dict[str, str]:
-    """``rule_notes.md`` cut at its ``## CODE ...`` headings: each code named in a heading gets the text."""
-    found: dict[str, str] = {}
-    parts = re.split(r"^## (.+)$", NOTES.read_text(encoding="utf-8"), flags=re.M)
-    for heading, body in zip(parts[1::2], parts[2::2]):
-        for code in re.findall(r"LAD\d{3}", heading):
-            found[code] = re.sub(r"^### ", "## ", body.strip(), flags=re.M)
-    return found
 
 
 def _section(rule: Any) -> str:
@@ -78,8 +68,10 @@ def _names(section: str, key: str) -> bool:
     return any(re.search(rf"`[^`\n]*\b{re.escape(word)}\b[^`\n]*`", section) for word in words)
 
 
-def page(rule: Any, note: str, config_keys: list[str]) -> str:
-    section = _section(rule)
+def page(rule: Any, config_keys: list[str]) -> str:
+    from ladder_plugins.reports.explain import rule_page
+
+    section, note = _section(rule), rule_page(rule)
     reference = rule.reference
     where = (f"[{reference}]({reference})" if reference.startswith("https://")
              else "`ladder_plugins/metrics.md`, printed below")
@@ -106,13 +98,14 @@ def index(rules: list[Any]) -> str:
 
 def pages(config_keys: list[str]) -> dict[str, str]:
     """``reference/rules/<CODE>.md`` for every code, and the index."""
-    rules, written = catalogue(), notes()
+    from ladder_plugins.reports.explain import rule_notes
+
+    rules, written = catalogue(), rule_notes()
     result = {"reference/rules/index.md": index(rules)}
     for rule in rules:
         if rule.code not in written:
-            log.warning("%s has no section in docs/_hooks/rule_notes.md (why, an example, what to write instead)",
-                        rule.code)
-        result[f"reference/rules/{rule.code}.md"] = page(rule, written.get(rule.code, ""), config_keys)
+            log.warning("%s has no section in %s (why, an example, what to write instead)", rule.code, NOTES)
+        result[f"reference/rules/{rule.code}.md"] = page(rule, config_keys)
     for stale in sorted(set(written) - {r.code for r in rules}):
-        log.warning("docs/_hooks/rule_notes.md has a section for %s, which the catalogue does not have", stale)
+        log.warning("%s has a section for %s, which the catalogue does not have", NOTES, stale)
     return result

@@ -1,21 +1,25 @@
-"""``ladder explain RULE_OR_CODE``: what a rule measures, how, its limits, its source.
+"""``ladder explain RULE_OR_CODE``: what a rule measures, why it matters, how it counts, its limits, its source.
 
-The counting rules are the section of the packaged ``metrics.md`` for the rule's
-metric, the same text the README links to: there is one definition, not two. What
-``explain`` points to is that shipped section or an outside source's address, never
-the README, which is not installed with the package.
+Two shipped documents hold the texts, each read here and nowhere else: ``rules.md`` says why a rule matters,
+with an example and what to write instead (:func:`rule_page`), and ``metrics.md`` how its metric counts
+(:func:`counting_rules`). The documentation site's rule pages (``docs/_hooks/ladder_docs/rules.py``) are made
+from these two functions too, so the terminal and the site show one text, not two. What ``explain`` points to
+is a shipped section or an outside source's address, never a file of the repository, which is not installed
+with the package.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
+import re
 from importlib import resources
 from typing import Optional, Sequence
 
 from ..catalogue import ROLES, Rule, RuleIndex
 from ..errors import LadderError
 
-__all__ = ["explain", "find_rule", "rule_list"]
+__all__ = ["counting_rules", "explain", "find_rule", "rule_list", "rule_notes", "rule_page"]
 
 #: the shipped document of counting rules, as a reader of ``explain`` finds it in the installed package
 _DOC = "ladder_plugins/metrics.md"
@@ -45,6 +49,34 @@ def counting_rules(metric: Optional[str]) -> str:
     return ""
 
 
+@functools.lru_cache(maxsize=1)
+def rule_notes() -> dict[str, str]:
+    """The shipped ``rules.md`` cut at its ``## CODE ...`` headings: each code a heading names gets the section,
+    its ``###`` headings made ``##`` (the level they have where the section is shown)."""
+    text = resources.files("ladder_plugins").joinpath("rules.md").read_text(encoding="utf-8")
+    found: dict[str, str] = {}
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    for heading, body in zip(parts[1::2], parts[2::2]):
+        for code in re.findall(r"LAD\d{3}", heading):
+            found[code] = re.sub(r"^### ", "## ", body.strip(), flags=re.M)
+    return found
+
+
+def rule_page(rule: Rule) -> str:
+    """Why ``rule`` matters, an example and what to write instead, in Markdown: what the site's page for the rule
+    shows and ``ladder explain`` prints (empty for a rule ``rules.md`` has no section for, such as a plugin's)."""
+    return rule_notes().get(rule.code, "")
+
+
+#: a link to another page of the documentation site: relative, so it leads nowhere from a terminal
+_SITE_LINK = re.compile(r"\[([^\]\n]+)\]\((?![a-z]+://)[^)\s]+\)")
+
+
+def _plain_links(markdown: str) -> str:
+    """``markdown`` for a terminal: a link to a page of the site is its text alone."""
+    return _SITE_LINK.sub(r"\1", markdown)
+
+
 def _limits(rule: Rule, settings: Optional[object]) -> list[str]:
     lines = []
     for role in ROLES:
@@ -63,6 +95,9 @@ def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None)
     if rule.has_limit:
         bound = "minimum" if rule.is_minimum else "maximum"
         lines += [f"default {bound} per role:"] + _limits(rule, settings) + [""]
+    notes = rule_page(rule)
+    if notes:
+        lines += [_plain_links(notes), ""]
     counting = counting_rules(rule.metric or rule.key)
     if counting:
         lines += [counting, ""]
