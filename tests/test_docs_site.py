@@ -87,7 +87,7 @@ def test_the_command_line_page_holds_every_commands_help(site, generators):
 def test_the_configuration_page_lists_every_key(site, generators):
     _, configuration = generators
     text = _text(site / "reference" / "configuration" / "index.html")
-    keys = configuration.key_names()  # the package's key table where it has one, else its settings classes
+    keys = configuration.key_names()  # the package's key table
     assert {"mode", "recurrence.git_since", "feedback.grace_days", "worklog.kb"} <= set(keys)
     for name in keys:
         assert name in text, f"configuration key {name} is not on the page"

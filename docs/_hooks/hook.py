@@ -45,7 +45,7 @@ def _extend(nav: Any, anchor: str, entries: list[dict[str, str]]) -> bool:
 
 
 def _pages() -> dict[str, str]:
-    keys = configuration.key_names() + ["yellow_ratio"]
+    keys = configuration.key_names()
     pages = rules.pages(keys)
     pages["reference/hooks.md"] = api.hooks_page()
     pages["reference/api.md"] = api.api_page()
