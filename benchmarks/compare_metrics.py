@@ -6,7 +6,7 @@ often ladder-plugins agrees with complexipy and with cognitive_complexity (the l
 behind flake8-cognitive-complexity), and which constructs the disagreeing units hold
 that the agreeing ones mostly do not: the evidence behind the "Why other tools give
 other numbers" table of ``metrics.md``. ``--cases`` prints that table's rows for the
-hand-worked cases of ``tests/test_cognitive.py`` instead. It needs both tools
+hand-worked cases of ``tests/unit/metrics/test_cognitive.py`` instead. It needs both tools
 installed (``pip install complexipy cognitive_complexity``); it measures and prints,
 it never asserts.
 """
@@ -123,7 +123,7 @@ def compare(paths: list[str]) -> None:
 
 def cases() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.test_cognitive import CASES
+    from tests.unit.metrics.test_cognitive import CASES
 
     settings = load_settings(Path.cwd())
     print("| case | ladder | complexipy | flake8-cognitive-complexity |")

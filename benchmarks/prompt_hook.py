@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))  # the labelled set is read as its test reads it
 from ladder_plugins.feedback import prompt_hook  # noqa: E402
 from ladder_plugins.agents.classify import classify  # noqa: E402
 from ladder_plugins.rules_block.block import Section, render_block  # noqa: E402
-from tests.test_classify import Row, labelled  # noqa: E402
+from tests.unit.agents.test_classify import Row, labelled  # noqa: E402
 
 SCENARIOS = {
     "ordinary prompt": "Please add a docstring to the parser and keep the public names.",

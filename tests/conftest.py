@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import os
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,6 @@ pytest_plugins = ["pytester"]
 # forbids bytecode files, each of them would compile the package again: let them write and reuse it, as an
 # installed package does (the tests assert behaviour, never timings, so nothing else changes).
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .reports_helpers import ladder
+from tests.helpers.reports import ladder
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -11,21 +11,21 @@ import shutil
 import subprocess
 import sys
 import tomllib
-from pathlib import Path
 
 import pytest
 
 from ladder_plugins.config import load_settings
 from ladder_plugins.history.store import HistoryStore
 
-from . import test_feedback_core as feedback_core  # the damage tests of the tracker's files
-from .history_helpers import (
+from tests.unit.tracker import test_core as feedback_core  # the damage tests of the tracker's files
+from tests.helpers.history import (
     assert_summary_consistent, fingerprints_per_run, make_event, project_settings, represented,
 )
-from .reports_helpers import demo_copy
-from .test_store import _spawn_writers
+from tests.helpers.reports import demo_copy
+from tests.unit.history.test_store import _spawn_writers
+from tests.helpers.paths import FAULTS
 
-FAULT_INJECTOR = Path(__file__).resolve().parent / "faults"
+FAULT_INJECTOR = FAULTS
 
 
 @pytest.mark.slow
@@ -196,7 +196,7 @@ def _hostile_project(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "sarif", "json"])
 def test_hostile_file_names_cannot_reach_a_terminal_or_a_document(tmp_path, fmt):
-    from .reports_helpers import ladder
+    from tests.helpers.reports import ladder
 
     project = _hostile_project(tmp_path)
     done = ladder(["check", "--no-record", "--mode", "strict", "--format", fmt], project)
@@ -300,7 +300,7 @@ def test_a_damaged_file_through_a_front_end_is_one_warning_and_kept(tmp_path, fr
 @pytest.mark.slow
 @pytest.mark.parametrize("front_end", ["flake8 -j2", "pytest -n2", "ladder check"])
 def test_a_lock_held_for_30_seconds_is_one_warning_and_no_wait_per_file(tmp_path, front_end):
-    from .test_store import HOLDER
+    from tests.unit.history.test_store import HOLDER
 
     healthy, faulty = _checked_twins(tmp_path, "check")
     for project in (healthy, faulty):  # 40 files: a 2 s wait per file would take far longer than the timeout
@@ -531,7 +531,7 @@ def test_the_brief_says_hostile_names_as_data():
     from ladder_plugins.history.recurrence import Pattern
     from ladder_plugins.reports.brief import make_brief
 
-    from .test_rules_block import _recurrence, _view
+    from tests.unit.rules_block.test_block import _recurrence, _view
 
     rec = _recurrence(f"src/{INJECTION}.py", ROLE_FIRST)
     text = make_brief(_view(rec, (Pattern("cognitive_max", "area", ROLE_FIRST, 9, 3, 3, 6),)))
@@ -541,7 +541,7 @@ def test_the_brief_says_hostile_names_as_data():
 def test_the_rules_block_says_hostile_names_as_data():
     from ladder_plugins.rules_block.block import hotspot_sections, item_sections, render_block
 
-    from .test_rules_block import _recurrence, _view
+    from tests.unit.rules_block.test_block import _recurrence, _view
 
     item = {"id": "x", "topic": ROLE_FIRST, "occurrences": 1, "current_location": INJECTION, "severity": "Blocker",
             "ladder": {}}

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from .reports_helpers import FINAL, ladder, three_edits
+from tests.helpers.reports import FINAL, ladder, three_edits
 
 BLOCK = ".agent/rules/feedback-loop.md"
 

@@ -10,7 +10,7 @@ import pytest
 
 from ladder_plugins.reports.terminal import wants_colour
 
-from .reports_helpers import FINAL, demo_copy, ladder, three_edits
+from tests.helpers.reports import FINAL, demo_copy, ladder, three_edits
 
 FINDING = re.compile(r"(?P<path>[\w/.]+):(?P<line>\d+):1: (?P<code>LAD\d{3}) \[(?P<tag>\w+)\] (?P<message>.+)")
 
@@ -113,7 +113,7 @@ def test_a_file_rule_is_worded_for_a_file(tmp_path):
 def test_a_file_rules_hotspot_says_where_its_suppression_goes():
     from ladder_plugins.history.gate import GateFailure
 
-    from .history_helpers import make_event
+    from tests.helpers.history import make_event
 
     event = make_event("src/models.py::file_lines_max", rule_key="file_lines_max")
     failure = GateFailure(event, None, "hotspot")

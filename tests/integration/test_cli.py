@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from .conftest import FIXTURES
+from tests.helpers.paths import FIXTURES
 
 
 def run(args, cwd, **env):

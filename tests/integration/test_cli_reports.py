@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from .reports_helpers import FINAL, STEPS, demo_copy, ladder, three_edits
+from tests.helpers.reports import FINAL, STEPS, demo_copy, ladder, three_edits
+from tests.helpers.paths import DATA, GOLDEN
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
 #: The OASIS SARIF 2.1.0 schema (errata 01), shipped with the tests so the validation always runs.
-SARIF_SCHEMA = Path(__file__).resolve().parent / "data" / "sarif-schema-2.1.0.json"
+SARIF_SCHEMA = DATA / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,10 @@ import pytest
 
 from ladder_plugins.tracker.state import StateFile
 
-from .reports_helpers import FINAL, ladder, three_edits
+from tests.helpers.reports import FINAL, ladder, three_edits
+from tests.helpers import paths
 
-GOLDEN = Path(__file__).parent / "golden" / "feedback.json"
+GOLDEN = paths.GOLDEN / "feedback.json"
 WHEN = 1793000000  # 2026-10-26, the memory files' time: a memory's date is its file's
 
 MEMORY = {

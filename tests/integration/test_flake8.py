@@ -12,9 +12,9 @@ import textwrap
 
 import pytest
 
-from .conftest import FIXTURES
-from .history_helpers import assert_summary_consistent
-from .snippets import VIOLATING
+from tests.helpers.paths import FIXTURES
+from tests.helpers.history import assert_summary_consistent
+from tests.helpers.snippets import VIOLATING
 
 FORMAT = "--format=%(path)s:%(row)d:%(code)s:%(text)s"
 

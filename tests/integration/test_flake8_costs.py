@@ -13,7 +13,7 @@ from ladder_plugins.history.events import Event
 from ladder_plugins.history.store import HistoryStore
 from ladder_plugins.metrics.size import code_line_counts, function_lines
 
-from .history_helpers import at, make_event, project_settings
+from tests.helpers.history import at, make_event, project_settings
 
 
 def test_an_event_is_written_as_every_field_with_the_empty_actor_left_out():

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import NOW, PYPROJECT, clone, commit, needs_git, nested, new_repo, three_days
-from .reports_helpers import ladder
+from tests.helpers.git import NOW, PYPROJECT, clone, commit, needs_git, nested, new_repo, three_days
+from tests.helpers.reports import ladder
 
 pytestmark = needs_git
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import (DAYS, NOW, PYPROJECT, clone, commit, git, nested, needs_git, new_repo, recording_git,
-                          three_days)
-from .reports_helpers import ladder
+from tests.helpers.git import (DAYS, NOW, PYPROJECT, clone, commit, git, nested, needs_git, new_repo, recording_git,
+                               three_days)
+from tests.helpers.reports import ladder
 
 pytestmark = needs_git
 

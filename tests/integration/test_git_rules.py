@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, clone, commit, git, git_env, nested, needs_git, new_repo
-from .reports_helpers import ladder
+from tests.helpers.git import PYPROJECT, clone, commit, git, git_env, nested, needs_git, new_repo
+from tests.helpers.reports import ladder
 
 pytestmark = needs_git
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, commit, git, nested, needs_git, new_repo, recording_git
-from .reports_helpers import ladder
+from tests.helpers.git import PYPROJECT, commit, git, nested, needs_git, new_repo, recording_git
+from tests.helpers.reports import ladder
 
 pytestmark = needs_git
 

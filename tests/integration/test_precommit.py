@@ -6,13 +6,13 @@ import os
 import shlex
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from .reports_helpers import FINAL, three_edits
+from tests.helpers.reports import FINAL, three_edits
+from tests.helpers.paths import REPO
 
-MANIFEST = Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml"
+MANIFEST = REPO / ".pre-commit-hooks.yaml"
 
 
 def _hook(name: str = "ladder-check") -> dict:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .snippets import VIOLATING
+from tests.helpers.snippets import VIOLATING
 
 XDIST = [pytest.param([], id="serial"), pytest.param(["-n", "2"], id="xdist")]
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from .git_helpers import PYPROJECT, commit, nested, needs_git, new_repo
-from .reports_helpers import ladder, three_edits
-from .test_html_report import Page
+from tests.helpers.git import PYPROJECT, commit, nested, needs_git, new_repo
+from tests.helpers.reports import ladder, three_edits
+from tests.unit.reports.test_html import Page
 
 pytestmark = needs_git
 

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings as hsettings
 from ladder_plugins.analysis.analyzer import Analyzer
 from ladder_plugins.metrics.traversal import measure_node
 
-from .reference import abc as reference_abc, assertions as reference_assertions, cognitive as reference_cognitive
-from .stdlib_units import stdlib_files
+from tests.reference import abc as reference_abc, assertions as reference_assertions, cognitive as reference_cognitive
+from tests.helpers.stdlib_units import stdlib_files
 
 HELPERS = ("check_*", "verify")
 

@@ -24,7 +24,9 @@ from ladder_plugins.agents.classify import (
     matches, transcript_referent,
 )
 
-PROMPTS = Path(__file__).resolve().parent / "data" / "prompts.tsv"
+from tests.helpers.paths import DATA
+
+PROMPTS = DATA / "prompts.tsv"
 REFERENT = {"yes": True, "no": False, "none": None}
 
 

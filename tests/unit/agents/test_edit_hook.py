@@ -28,7 +28,7 @@ from ladder_plugins.agents import edit_findings, edit_hook, edit_session
 from ladder_plugins.agents.edit_hook import EMPTY, parse_payload, run
 from ladder_plugins.agents.edit_session import SessionCounter, session_file_name
 
-from .reports_helpers import FINAL, demo_copy, three_edits
+from tests.helpers.reports import FINAL, demo_copy, three_edits
 
 PRICING = "src/shop/pricing.py"
 ENV = {"LADDER_NOW": FINAL, "PATH": os.environ.get("PATH", "")}

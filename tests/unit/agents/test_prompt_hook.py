@@ -24,7 +24,9 @@ from ladder_plugins.agents.prompt_hook import MAX_CONTEXT, main, plugin_reasons,
 from ladder_plugins.hosts import CLAUDE, GEMINI
 from ladder_plugins.rules_block.block import BEGIN, Section, render_block
 
-HOOKS = Path(__file__).resolve().parent / "data" / "hooks"
+from tests.helpers.paths import DATA
+
+HOOKS = DATA / "hooks"
 CASES = sorted(p.stem for p in HOOKS.glob("*.json"))
 NOW = datetime(2026, 12, 1, 9, 30, tzinfo=timezone.utc)
 #: what each host gets when there is nothing to add

@@ -13,7 +13,7 @@ import pytest
 from ladder_plugins.analysis.cache import AnalysisCache
 from ladder_plugins.config import load_settings
 
-from .reports_helpers import demo_copy, ladder
+from tests.helpers.reports import demo_copy, ladder
 
 
 def entries(project):

@@ -14,6 +14,8 @@ from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.analysis import identity
 from ladder_plugins.analysis.identity import fingerprint, unit_hash, value_version
 
+from tests.helpers.paths import REPO
+
 ORIGINAL = '''
 def f(a, b):
     """Docstring."""
@@ -241,7 +243,7 @@ def _corpus(tmp_path: Path) -> tuple[Path, list[str]]:
     """The source directory and the files to hash: a sample of much syntax, and this package."""
     sample = tmp_path / "sample.py"
     sample.write_text(_SAMPLE)
-    src = Path(__file__).resolve().parents[1] / "src"
+    src = REPO / "src"
     package = sorted(str(p) for p in (src / "ladder_plugins").rglob("*.py") if "demo_project" not in p.parts)
     return src, [str(sample)] + package
 

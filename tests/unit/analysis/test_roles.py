@@ -9,7 +9,7 @@ import pytest
 from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
 
-from .git_helpers import git, needs_git
+from tests.helpers.git import git, needs_git
 
 
 @pytest.fixture

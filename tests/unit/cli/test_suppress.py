@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .reports_helpers import ladder, three_edits
+from tests.helpers.reports import ladder, three_edits
 
 SOURCE = '''\
 import functools
@@ -181,7 +181,7 @@ def test_every_byte_but_the_comment_stays(tmp_path, before, after):
 def test_the_hotspot_the_gate_fails_on_now_is_refused(tmp_path):
     """Two versions of price() are in the history; the third is on disk, not yet checked: the gate counts
     it and fails, so suppress refuses it as well."""
-    from .reports_helpers import STEPS, demo_copy
+    from tests.helpers.reports import STEPS, demo_copy
 
     project = demo_copy(tmp_path / "shop")
     pricing = project / "src" / "shop" / "pricing.py"

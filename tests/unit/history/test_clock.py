@@ -7,7 +7,7 @@ import pytest
 from ladder_plugins.history.recurrence import hotspots
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, make_event, project_settings
+from tests.helpers.history import at, make_event, project_settings
 
 RUNS = '[tool.ladder.recurrence]\ncount = "runs"\n'
 FP = "src/a.py::f::cognitive_max"

@@ -14,8 +14,8 @@ from ladder_plugins.history.commits import Change, Commits, _parse_log, clamp_ti
 from ladder_plugins.history.git import Repository, _parse_batch
 from ladder_plugins.history.gitprocess import GitUnavailable, run
 
-from .git_helpers import NOW, clone, needs_git, new_repo, three_days
-from .reports_helpers import ladder
+from tests.helpers.git import NOW, clone, needs_git, new_repo, three_days
+from tests.helpers.reports import ladder
 
 SHA = "a" * 40
 OTHER = "b" * 40

@@ -20,8 +20,8 @@ from ladder_plugins.history.lineage import Lineage
 from ladder_plugins.history.newcode import find_base, moved_values, values_at_base
 from ladder_plugins.history.occurrences import Walked, as_events, asked_of, keep_walk, kept_walk, walk, walk_key
 
-from .git_helpers import PYPROJECT, commit, git, nested, needs_git, new_repo
-from .history_helpers import make_event
+from tests.helpers.git import PYPROJECT, commit, git, nested, needs_git, new_repo
+from tests.helpers.history import make_event
 
 SHA = "a" * 40
 

@@ -22,7 +22,7 @@ from ladder_plugins.config import load_settings
 from ladder_plugins.errors import SourceError
 from ladder_plugins.history.blobs import BlobFindings, Wanted
 from ladder_plugins.plugins import make_plugin_manager, rules_of
-from tests.git_helpers import commit, new_repo
+from tests.helpers.git import commit, new_repo
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 _DEF = re.compile(r"^( *)(?:async )?def (\w+)\(")

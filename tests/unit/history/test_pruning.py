@@ -16,7 +16,7 @@ from ladder_plugins.history.pruning import Survey, commit_journal, days_to_fold,
 from ladder_plugins.history.run import format_timestamp
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, make_event, project_settings
+from tests.helpers.history import at, make_event, project_settings
 
 CUTOFF = format_timestamp(at(10))
 

@@ -18,7 +18,7 @@ import pytest
 
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, format_timestamp, make_event, project_settings
+from tests.helpers.history import at, format_timestamp, make_event, project_settings
 
 CHILD = textwrap.dedent("""
     import os, signal, sys

@@ -11,7 +11,7 @@ from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.gate import decide
 from ladder_plugins.history.recurrence import area_of, hotspots, patterns, recurrences, trend
 
-from .history_helpers import at, make_event, project_settings
+from tests.helpers.history import at, make_event, project_settings
 
 
 def agg(events, runs=False):

@@ -20,9 +20,9 @@ from ladder_plugins.history.recurrence import hotspots, patterns, recurrences
 from ladder_plugins.history.run import RunContext, format_timestamp
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, make_event, project_settings, represented
+from tests.helpers.history import at, make_event, project_settings, represented
+from tests.helpers.paths import REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 WORKER = textwrap.dedent(
     """
@@ -217,7 +217,7 @@ def test_a_held_lock_makes_the_writer_give_up_with_one_warning(tmp_path):
         f"""
         import sys
         sys.path.insert(0, {str(REPO)!r})
-        from tests.history_helpers import make_event
+        from tests.helpers.history import make_event
         from ladder_plugins.config import load_settings
         from ladder_plugins.history.recorder import record_events
         from ladder_plugins.history.run import RunContext

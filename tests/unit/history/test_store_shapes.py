@@ -17,7 +17,7 @@ import pytest
 from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.store import HistoryStore
 
-from .history_helpers import at, make_event, project_settings
+from tests.helpers.history import at, make_event, project_settings
 
 FP = "src/a.py::f::cognitive_max"
 

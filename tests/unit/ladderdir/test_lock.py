@@ -20,7 +20,9 @@ from ladder_plugins.errors import LadderError
 from ladder_plugins.ladderdir.append import append_line, json_line, lock_of
 from ladder_plugins.ladderdir.lock import held, taken
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers.paths import REPO
+
+ROOT = REPO
 
 #: holds the lock argv[1] (with ladder's lock, or filelock's) until a line comes on stdin
 HOLDER = """

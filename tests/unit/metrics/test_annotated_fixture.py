@@ -8,7 +8,7 @@ import pytest
 
 from ladder_plugins.analysis.analyzer import analyze_source
 
-from .conftest import FIXTURES
+from tests.helpers.paths import FIXTURES
 
 EXPECT = re.compile(r"#\s*expect:\s*(.*)$")
 

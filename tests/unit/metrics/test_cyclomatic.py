@@ -22,7 +22,7 @@ from radon.complexity import cc_visit_ast
 from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.metrics.cyclomatic import cyclomatic
 
-from .stdlib_units import stdlib_units, units_of
+from tests.helpers.stdlib_units import stdlib_units, units_of
 
 
 def _radon(node: ast.AST, no_assert: bool) -> int:

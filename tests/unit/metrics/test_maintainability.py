@@ -12,9 +12,9 @@ from radon.metrics import mi_visit
 from ladder_plugins.analysis.analyzer import Analyzer, analyze_source
 from ladder_plugins.metrics.maintainability import maintainability_index, mi_rank
 
-from .history_helpers import project_settings
-from .stdlib_units import stdlib_files
-from .test_flake8 import flake8, reported
+from tests.helpers.history import project_settings
+from tests.helpers.stdlib_units import stdlib_files
+from tests.integration.test_flake8 import flake8, reported
 
 ON = "[tool.ladder.thresholds]\nmaintainability_min = 20\n"
 

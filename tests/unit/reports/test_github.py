@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .reports_helpers import FINAL, STEPS
+from tests.helpers.reports import FINAL, STEPS
 
 _COMMAND = re.compile(r"^::(error|warning) file=([^,]+),line=(\d+),col=1,title=([^:]+)::(.+)$")
 

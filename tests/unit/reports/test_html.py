@@ -23,8 +23,8 @@ from ladder_plugins.history.aggregate import Aggregate
 from ladder_plugins.history.view import build_view
 from ladder_plugins.reports.html import html_report
 
-from .history_helpers import at, make_event, project_settings
-from .reports_helpers import FINAL, STEPS, demo_copy, ladder, three_edits
+from tests.helpers.history import at, make_event, project_settings
+from tests.helpers.reports import FINAL, STEPS, demo_copy, ladder, three_edits
 
 SERIES_COLOURS = {"red": (0xD9, 0x2D, 0x20), "yellow": (0xF0, 0xB4, 0x29), "occurrences": (0x2E, 0x6F, 0xDB)}
 CURRENT_HEAD = ["severity", "file", "line", "unit", "rule", "actual", "limit", "vs limit"]

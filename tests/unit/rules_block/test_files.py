@@ -28,7 +28,7 @@ from ladder_plugins.rules_block.block import (
 )
 from ladder_plugins.rules_block.files import read_block, rules_block_health
 
-from .reports_helpers import FINAL, three_edits
+from tests.helpers.reports import FINAL, three_edits
 
 RULES = ".agent/rules/feedback-loop.md"
 BOM = b"\xef\xbb\xbf"

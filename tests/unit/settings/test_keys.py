@@ -21,7 +21,9 @@ from ladder_plugins.settings.reference import reference_markdown, starter_table,
 from ladder_plugins.errors import ConfigError
 from ladder_plugins.plugins import known_rules
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+from tests.helpers.paths import REPO
+
+README = REPO / "README.md"
 FILE = Path("/p/pyproject.toml")
 #: the fields of Settings that no key fills: where the run is, not what the table says
 NOT_KEYS = {"root", "config_file", "project_name", "in_project", *SECTIONS}

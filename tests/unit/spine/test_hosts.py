@@ -20,7 +20,7 @@ from ladder_plugins.hosts import (
     HOSTS, NAMES, PLUGIN_HOOK_FILE, RECOGNITION, answering, host, own_tools, sender,
 )
 from ladder_plugins.tracker.sources import hooks
-from .feedback_helpers import locations, scan_with
+from tests.helpers.feedback import locations, scan_with
 
 BY_NAME = pytest.mark.parametrize("one", HOSTS, ids=NAMES)
 

@@ -279,7 +279,7 @@ def test_a_plugin_matcher_decides_before_the_keyword_rule():
 
 
 def test_scan_dry_run_and_list_write_nothing(tmp_path):
-    from .reports_helpers import ladder
+    from tests.helpers.reports import ladder
 
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
     (tmp_path / "CLAUDE.md").write_text("- Never write a bare except clause.\n")
@@ -305,7 +305,7 @@ HAND_MADE = [
 
 @pytest.mark.parametrize("state", HAND_MADE, ids=["missing", "unhashable", "not-items", "not-text", "deep"])
 def test_every_command_survives_a_hand_made_state(tmp_path, state):
-    from .reports_helpers import ladder
+    from tests.helpers.reports import ladder
 
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n[tool.ladder.feedback]\ngrace_days = 1\n")
     path = tmp_path / ".claude" / "feedback-ladder-state.json"
@@ -319,7 +319,7 @@ def test_every_command_survives_a_hand_made_state(tmp_path, state):
 
 
 def test_a_dry_run_never_moves_a_damaged_state_aside(tmp_path):
-    from .reports_helpers import ladder
+    from tests.helpers.reports import ladder
 
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
     path = tmp_path / ".claude" / "feedback-ladder-state.json"
@@ -331,7 +331,7 @@ def test_a_dry_run_never_moves_a_damaged_state_aside(tmp_path):
 
 
 def test_a_note_is_never_written_through_a_ladder_directory_leading_out(tmp_path):
-    from .reports_helpers import ladder
+    from tests.helpers.reports import ladder
 
     project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
     project.mkdir()

@@ -15,8 +15,10 @@ import pytest
 from ladder_plugins.worklog.lint import awk_output, check_file
 from ladder_plugins.worklog.parse import WorkLog, read_log
 
-DATA = Path(__file__).resolve().parent / "data" / "worklog"
-SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "003_f52dc1e5f6a3fb65.txt"
+from tests.helpers import paths
+
+DATA = paths.DATA / "worklog"
+SEED = paths.REPO.parent / "shared" / "seeds" / "003_f52dc1e5f6a3fb65.txt"
 
 #: verbatim from the seed (§2.6), file name and all
 SEED_COMMAND = r"""awk '/^=== Report/{if(NR>1 && declared!=count){print "MISMATCH at line "start": declared="declared" actual="count} start=NR; match($0,/lines: ([0-9]+)/,a); declared=a[1]; count=0} /^=== Report/||!/^(---|$)/{count++} END{if(declared!=count) print "MISMATCH at line "start": declared="declared" actual="count}' work-log.md"""

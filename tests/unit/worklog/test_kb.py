@@ -16,7 +16,7 @@ import pytest
 
 from ladder_plugins.errors import LadderError
 from ladder_plugins.worklog import kb, kbmove
-from tests.kb_helpers import (ARCHIVED, CURATED, RAW, build_kb, checked, code, found, line_of, loop, messages,
+from tests.helpers.kb import (ARCHIVED, CURATED, RAW, build_kb, checked, code, found, line_of, loop, messages,
                               note_text, register_text, write, write_note)
 
 NOW = datetime(2026, 3, 5, 10, 0, 0, 123456, tzinfo=timezone.utc)

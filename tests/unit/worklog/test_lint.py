@@ -21,7 +21,9 @@ from ladder_plugins.worklog.notes import REGISTERS as REGISTER_STEMS
 from ladder_plugins.worklog.parse import WorkLog, WorkLogError, header_text, parse_text, read_log
 from ladder_plugins.worklog.writer import correction_body
 
-DATA = Path(__file__).resolve().parent / "data" / "worklog"
+from tests.helpers import paths
+
+DATA = paths.DATA / "worklog"
 REGISTERS = tuple(f"{stem}.md" for stem in REGISTER_STEMS)
 EXPECTED = toml_loads((DATA / "EXPECTED.toml").read_text(encoding="utf-8"))
 

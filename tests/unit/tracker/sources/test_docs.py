@@ -14,7 +14,7 @@ import pytest
 
 from ladder_plugins.tracker.sources import docs
 from ladder_plugins.tracker.files import identity_of
-from .feedback_helpers import locations, scan_with, texts, write
+from tests.helpers.feedback import locations, scan_with, texts, write
 
 
 def scan(root: Path, max_bytes: int = 1 << 20) -> tuple[list, list]:

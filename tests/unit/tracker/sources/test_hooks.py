@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ladder_plugins.tracker.sources import hooks
-from .feedback_helpers import locations, scan_with, texts, write
+from tests.helpers.feedback import locations, scan_with, texts, write
 
 
 def scan(root: Path, max_bytes: int = 1 << 20) -> tuple[list, list]:
