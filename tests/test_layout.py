@@ -1,8 +1,8 @@
-"""The layout the README describes is the layout of the code.
+"""The layout ``docs/contributing/layout.md`` describes is the layout of the code.
 
 The import graph (read with ``ast``, see ``import_graph``) has no circles, no module
-imports from a higher layer than its own in the README's layer list, no part reaches
-into another part's private names, and the README's tree lists exactly the modules
+imports from a higher layer than its own in the page's layer list, no part reaches
+into another part's private names, and the page's tree lists exactly the modules
 there are. The checker itself is tested on small packages built here, so a circle or
 an upward import cannot slip through a checker that finds nothing.
 """
@@ -23,25 +23,28 @@ PACKAGE = ROOT / "src" / "ladder_plugins"
 EXCLUDED = ("demo_project",)  # the example project `ladder demo` copies: data, not our code
 
 
+LAYOUT = ROOT / "docs" / "contributing" / "layout.md"
+
+
 def _layout_section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"^## Layout\n(.*?)(?=^## )", text, re.S | re.M)
-    assert match, "README.md has no '## Layout' section"
-    return match.group(1)
+    """The page down to its generated part (the parts in their own words)."""
+    text = LAYOUT.read_text(encoding="utf-8")
+    assert text.startswith("# Layout\n"), f"{LAYOUT.relative_to(ROOT)} is not the layout page"
+    return text.partition("\n## The parts, in their own words")[0]
 
 
 def _layers() -> list[Layer]:
     layers = []
     for number, title, rest in re.findall(r"^(\d+)\. \*\*(.+?)\*\*:? ?(.*)$", _layout_section(), re.M):
         layers.append(Layer(int(number), title, tuple(re.findall(r"`([^`]+)`", rest))))
-    assert layers, "the Layout section lists no layers ('1. **name**: `module`, `package/`')"
+    assert layers, "the layout page lists no layers ('1. **name**: `module`, `package/`')"
     return layers
 
 
 def _tree_paths() -> set[str]:
-    """The files and folders of the README's tree, as paths below ``src/ladder_plugins``."""
+    """The files and folders of the layout page's tree, as paths below ``src/ladder_plugins``."""
     block = re.search(r"```text\nsrc/ladder_plugins/\n(.*?)```", _layout_section(), re.S)
-    assert block, "the Layout section has no ```text tree starting at src/ladder_plugins/"
+    assert block, "the layout page has no ```text tree starting at src/ladder_plugins/"
     paths, parents = set(), []
     for line in block.group(1).splitlines():
         match = re.match(r"^((?:[│ ]   )*)[├└]── (\S+)", line)
@@ -92,7 +95,7 @@ def test_no_part_imports_private_names_of_another(graph):
 
 
 def _listed(rel: Path) -> bool:
-    """Whether the README's tree must show ``rel``: a subpackage's folder line stands for its
+    """Whether the layout page's tree must show ``rel``: a subpackage's folder line stands for its
     ``__init__.py``, and the demo project is one line of data."""
     if "__pycache__" in rel.parts or rel.suffix == ".pyc":
         return False
@@ -101,7 +104,7 @@ def _listed(rel: Path) -> bool:
     return rel.parts[0] not in EXCLUDED and rel.name != "__init__.py"
 
 
-def test_the_readme_tree_lists_exactly_the_modules_there_are():
+def test_the_layout_pages_tree_lists_exactly_the_modules_there_are():
     actual = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*") if _listed(p.relative_to(PACKAGE))}
     assert _tree_paths() == actual
 

@@ -2,7 +2,7 @@
 
 - ``on_config``: the screenshot of the HTML report starts (in a thread); every rule page joins the nav
   under Reference > Rules, so the nav lists the catalogue's codes without a hand-kept list;
-- ``on_files``: the generated pages (rules, hooks, Python API, layout) and the screenshot are
+- ``on_files``: the generated pages (rules, hooks, Python API) and the screenshot are
   added as files of the site;
 - ``on_page_markdown``: a hand-written page's ``<!-- ladder-docs: NAME -->`` marker becomes the generated part
   it names (every command's help, the configuration keys, the event fields, the golden outputs, ...); an
@@ -49,7 +49,6 @@ def _pages() -> dict[str, str]:
     pages = rules.pages(keys)
     pages["reference/hooks.md"] = api.hooks_page()
     pages["reference/api.md"] = api.api_page()
-    pages["contributing/layout.md"] = layout.page()
     return pages
 
 
@@ -78,6 +77,7 @@ MARKERS: dict[str, Callable[[Any], str]] = {
     "sighting-fields": lambda page: schemas.sighting_fields(),
     "state-version": lambda page: schemas.state_version(),
     "golden-examples": lambda page: schemas.golden_examples(),
+    "parts": lambda page: layout.parts_table(),
     "report-screenshot": _screenshot,
 }
 

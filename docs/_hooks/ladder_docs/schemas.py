@@ -1,9 +1,9 @@
 """The stored and printed shapes: the event log's fields, and the golden files the tests pin outputs to.
 
 The event fields are those of :class:`ladder_plugins.history.events.Event` (and ``Sighting``), each with what
-it means (text, moved from the README's "Log schema" table); a field the text does not cover is a build
-warning. The output examples are the golden files of ``tests/golden/``, the very files the tests compare
-``ladder check``, ``ladder summary`` and ``ladder feedback report`` with.
+it means (text here, since the code cannot say it); a field the text does not cover is a build warning. The
+output examples are the golden files of ``tests/golden/``, the very files the tests compare ``ladder check``,
+``ladder summary`` and ``ladder feedback report`` with.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from . import log, table
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = ROOT / "tests" / "golden"
 
-#: an event's fields, by name (several names may share a row, as the README's table had them)
+#: an event's fields, by name (several names may share a row)
 EVENT_FIELDS: dict[tuple[str, ...], str] = {
     ("schema_version",): "2 (1 in lines written before it)",
     ("event_id",): "unique id (deduplication key for `ladder history combine`)",
