@@ -5,7 +5,6 @@ through ``ladder_plugins.reports.explain.rule_page``; the site from the generato
 
 from __future__ import annotations
 
-import re
 import sys
 from importlib import resources
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 
 from ladder_plugins.catalogue import RULES, WORKLOG_RULES
 from ladder_plugins.plugins import known_rules
-from ladder_plugins.reports.explain import explain, rule_notes, rule_page
+from ladder_plugins.reports.explain import explain, for_terminal, rule_notes, rule_page
 
 from .helpers.reports import ladder
 
@@ -50,11 +49,13 @@ def test_the_site_page_and_ladder_explain_show_the_same_rule_text(code, site_rul
     assert "## Why it matters" in text and "## Example" in text and "## Use instead" in text, code
     assert text in rules.page(_rule(code), keys)
     explained = explain(code, [*known_rules(), *WORKLOG_RULES.values()])  # what `ladder explain CODE` prints
-    # a terminal gets a link to another page of the site as its text: the same words, without the address
-    assert re.sub(r"\[([^\]\n]+)\]\((?![a-z]+://)[^)\s]+\)", r"\1", text) in explained
+    assert for_terminal(text) in explained
 
 
-def test_a_link_of_the_rule_text_is_its_text_in_a_terminal(tmp_path):
+def test_a_terminal_gets_the_words_without_site_links_or_example_markers(tmp_path):
     assert "[Recurrence](../../explanation/recurrence.md)" in rule_page(RULES["LAD900"])
+    assert "<!-- example: demo check 3 -->" in rule_page(RULES["LAD900"])
     explained = ladder(["explain", "LAD900"], tmp_path).stdout
-    assert "(see Recurrence)" in explained and "](" not in explained
+    assert "(see Recurrence)" in explained and "](" not in explained and "<!--" not in explained
+    assert for_terminal("a [page](../x.md#a), [PEP 8](https://peps.python.org/pep-0008/)\n<!-- m -->\nb\n") == (
+        "a page, [PEP 8](https://peps.python.org/pep-0008/)\nb\n")

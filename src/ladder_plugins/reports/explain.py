@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 from ..catalogue import ROLES, Rule, RuleIndex
 from ..errors import LadderError
 
-__all__ = ["counting_rules", "explain", "find_rule", "rule_list", "rule_notes", "rule_page"]
+__all__ = ["counting_rules", "explain", "find_rule", "for_terminal", "rule_list", "rule_notes", "rule_page"]
 
 #: the shipped document of counting rules, as a reader of ``explain`` finds it in the installed package
 _DOC = "ladder_plugins/metrics.md"
@@ -70,11 +70,14 @@ def rule_page(rule: Rule) -> str:
 
 #: a link to another page of the documentation site: relative, so it leads nowhere from a terminal
 _SITE_LINK = re.compile(r"\[([^\]\n]+)\]\((?![a-z]+://)[^)\s]+\)")
+#: a line that is only an HTML comment (the marker of an example the tests run), which a page does not show
+_COMMENT_LINE = re.compile(r"^<!--.*-->\n", re.M)
 
 
-def _plain_links(markdown: str) -> str:
-    """``markdown`` for a terminal: a link to a page of the site is its text alone."""
-    return _SITE_LINK.sub(r"\1", markdown)
+def for_terminal(markdown: str) -> str:
+    """A rule's text as ``ladder explain`` prints it: what the site's page shows, a link to another page of the
+    site as its text alone."""
+    return _SITE_LINK.sub(r"\1", _COMMENT_LINE.sub("", markdown))
 
 
 def _limits(rule: Rule, settings: Optional[object]) -> list[str]:
@@ -97,7 +100,7 @@ def explain(name: str, rules: Sequence[Rule], settings: Optional[object] = None)
         lines += [f"default {bound} per role:"] + _limits(rule, settings) + [""]
     notes = rule_page(rule)
     if notes:
-        lines += [_plain_links(notes), ""]
+        lines += [for_terminal(notes), ""]
     counting = counting_rules(rule.metric or rule.key)
     if counting:
         lines += [counting, ""]
