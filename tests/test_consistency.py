@@ -247,12 +247,24 @@ def test_a_project_marked_only_by_its_tools_configuration_is_a_project(nowhere, 
     assert [p.relative_to(top) for p in top.rglob(".ladder")] == [Path("work/.ladder")]
 
 
-# -- every code of the catalogue has its row in the README ---------------------------------------------------
+# -- every code of the catalogue has its row in the site's rule index, and its page ---------------------------
+
+@pytest.fixture(scope="module")
+def rule_pages() -> dict[str, str]:
+    """The site's generated rule pages, by path, made as the MkDocs hook makes them."""
+    hooks = str(Path(__file__).resolve().parents[1] / "docs" / "_hooks")
+    sys.path.insert(0, hooks)
+    try:
+        from ladder_docs import configuration, rules
+    finally:
+        sys.path.remove(hooks)
+    return rules.pages(configuration.key_names())
+
 
 @pytest.mark.parametrize("code", [*RULES, *WORKLOG_RULES])
-def test_every_code_has_a_row_in_the_readmes_tables(code):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+def test_every_code_has_a_row_in_the_sites_rule_index_and_a_page(code, rule_pages):
     rule = RULES.get(code) or WORKLOG_RULES[code]
-    rows = [line for line in readme.splitlines() if line.startswith(f"| {code} |")]
-    assert len(rows) == 1, f"{code}: {len(rows)} rows in the README's code tables"
-    assert f"`{rule.key}`" in rows[0] or rule.family == "gate", rows[0]
+    rows = [line for line in rule_pages["reference/rules/index.md"].splitlines() if line.startswith(f"| [{code}](")]
+    assert len(rows) == 1, f"{code}: {len(rows)} rows in the rule index"
+    assert f"`{rule.key}`" in rows[0] and rule.what in rows[0], rows[0]
+    assert rule_pages[f"reference/rules/{code}.md"].startswith(f"# {code} {rule.key}\n")

@@ -304,22 +304,23 @@ def test_without_configuration_no_lint_item_is_made(pytester):
     assert "ladder-worklog" not in result.stdout.str() and "ladder-kb" not in result.stdout.str()
 
 
-# -- the README's example session is what the commands print ------------------------------------------------
+# -- the work-log page's example session is what the commands print -----------------------------------------
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+WORKLOG_PAGE = Path(__file__).resolve().parent.parent / "docs" / "how-to" / "worklog.md"
 
 
-def _readme_block(marker: str) -> str:
+def _page_block(marker: str) -> str:
     import re
 
-    match = re.search(rf"<!-- {re.escape(marker)} -->\n```text\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert match, f"README.md has no block marked {marker}"
+    text = WORKLOG_PAGE.read_text(encoding="utf-8")
+    match = re.search(rf"<!-- {re.escape(marker)} -->\n```text\n(.*?)```", text, re.S)
+    assert match, f"{WORKLOG_PAGE.name} has no block marked {marker}"
     return match.group(1)
 
 
 def _session() -> list[tuple[str, list[str]]]:
     steps: list[tuple[str, list[str]]] = []
-    for line in _readme_block("worklog-session").splitlines():
+    for line in _page_block("worklog-session").splitlines():
         if line.startswith("$ "):
             steps.append((line[2:], []))
         else:
@@ -327,10 +328,10 @@ def _session() -> list[tuple[str, list[str]]]:
     return steps
 
 
-def test_the_readmes_example_session_is_what_the_commands_print(tmp_path):
+def test_the_pages_example_session_is_what_the_commands_print(tmp_path):
     root = project(tmp_path)
-    (root / "contract.txt").write_text(_readme_block("worklog-file: contract.txt"))
-    # `ladder` and `python3` as the README's reader has them: this interpreter's
+    (root / "contract.txt").write_text(_page_block("worklog-file: contract.txt"))
+    # `ladder` and `python3` as the page's reader has them: this interpreter's
     path = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     for command, expected in _session():
         done = subprocess.run(["bash", "-c", command], cwd=root, capture_output=True, text=True, timeout=120,
