@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import textwrap
 
 import pytest
 
 from ladder_plugins.analysis.analyzer import analyze_source
 from ladder_plugins.config import load_settings
+from tests.helpers.cli import ladder
 
 pytest_plugins = ["pytester"]
 
@@ -48,3 +50,30 @@ def file_metrics(settings):
         return {unit.name: dict(unit.metrics) for unit in report.units}
 
     return measure
+
+
+@pytest.fixture
+def ladder_in_process(monkeypatch, capsys):
+    """``ladder ARGS`` run by ``cli.main.main`` in this process, in ``cwd`` with ``env`` set for the test:
+    a ``subprocess.CompletedProcess`` as :func:`ladder_process` gives, at a fraction of its cost. A
+    ``SystemExit`` (``--help``, a usage error) is raised as ``main`` raises it, its output left in ``capsys``."""
+    from ladder_plugins.cli.main import main
+
+    def run(args, cwd=None, **env) -> subprocess.CompletedProcess:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        capsys.readouterr()
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess(["ladder", *args], code, out, err)
+
+    return run
+
+
+@pytest.fixture
+def ladder_process():
+    """``ladder ARGS`` as a real process (the console script), where a test needs one: its own exit, its
+    environment, the command a shell finds (``tests/helpers/cli.py``; helpers that are no test call it there)."""
+    return ladder

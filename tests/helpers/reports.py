@@ -1,13 +1,13 @@
-"""A deterministic three-step history on the demo project, for report tests."""
+"""A deterministic three-step history on the demo project, for report tests (``ladder`` is
+``tests/helpers/cli.py``'s, named here too for the tests that import it from here)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from importlib import resources
 from pathlib import Path
+
+from tests.helpers.cli import ladder
 
 STEPS = (
     ("2026-11-02T09:00:00Z", None),
@@ -16,12 +16,7 @@ STEPS = (
 )
 FINAL = "2026-11-03T12:00:00Z"
 
-
-def ladder(args, cwd, **env):
-    """The real console script (its directory is the interpreter's), in a subprocess."""
-    script = shutil.which("ladder", path=os.path.dirname(sys.executable)) or shutil.which("ladder")
-    return subprocess.run([script, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **env})
+__all__ = ["FINAL", "STEPS", "demo_copy", "ladder", "three_edits"]
 
 
 def demo_copy(target: Path) -> Path:

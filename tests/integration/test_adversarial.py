@@ -23,6 +23,7 @@ from tests.helpers.history import (
 )
 from tests.helpers.reports import demo_copy
 from tests.unit.history.test_store import _spawn_writers
+from tests.helpers.cli import ladder
 from tests.helpers.paths import FAULTS
 
 FAULT_INJECTOR = FAULTS
@@ -196,8 +197,6 @@ def _hostile_project(tmp_path):
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "sarif", "json"])
 def test_hostile_file_names_cannot_reach_a_terminal_or_a_document(tmp_path, fmt):
-    from tests.helpers.reports import ladder
-
     project = _hostile_project(tmp_path)
     done = ladder(["check", "--no-record", "--mode", "strict", "--format", fmt], project)
     assert done.returncode == 1
@@ -221,14 +220,19 @@ FRONT_ENDS = {
 
 
 def _run(project, argv, **env):
+    """A front end (``python ARGV``) with this module's run id; ``ladder`` itself is run by :func:`_ladder`."""
     return subprocess.run([sys.executable, *argv], cwd=project, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "LADDER_RUN_ID": "faults", **env})
+
+
+def _ladder(project, args, **env):
+    return ladder(args, project, LADDER_RUN_ID="faults", **env)
 
 
 def _checked_twins(tmp_path, *args):
     """Two identical copies of the demo project after one ``ladder`` run (a history to read, maybe a cache)."""
     base = demo_copy(tmp_path / "base")
-    assert _run(base, ["-m", "ladder_plugins", *args]).returncode == 0
+    assert _ladder(base, list(args)).returncode == 0
     return [shutil.copytree(base, tmp_path / name) for name in ("healthy", "faulty")]
 
 
@@ -351,11 +355,11 @@ def _kind_of(name):
 def test_every_state_file_is_covered_by_the_damage_tests(tmp_path):
     """A new kind of state file (say, the feedback tracker's) fails here until its damage is tested."""
     project = demo_copy(tmp_path / "shop")
-    assert _run(project, ["-m", "ladder_plugins", "check"], LADDER_NOW="2026-01-05T09:00:00Z").returncode == 0
+    assert _ladder(project, ["check"], LADDER_NOW="2026-01-05T09:00:00Z").returncode == 0
     for front_end in ("flake8 -j2", "pytest -n2", "ladder check"):
         _run(project, FRONT_ENDS[front_end])
-    assert _run(project, ["-m", "ladder_plugins", "history", "prune"]).returncode == 0  # folds January away
-    assert _run(project, ["-m", "ladder_plugins", "feedback", "add", "keep it small"]).returncode == 0
+    assert _ladder(project, ["history", "prune"]).returncode == 0  # folds January away
+    assert _ladder(project, ["feedback", "add", "keep it small"]).returncode == 0
     assert (project / ".claude" / "feedback-ladder-state.json").is_file() and FEEDBACK_STATE
     kinds = {name: _kind_of(name) for name in _state_files(project)}
     assert [name for name, kind in kinds.items() if kind is None] == []  # a new kind of file: test its damage
@@ -373,7 +377,7 @@ def _digests(directory):
 def _outside_history(tmp_path):
     """A `.ladder` with a history, outside any project: what a symlink must never reach."""
     outside = demo_copy(tmp_path / "outside")
-    assert _run(outside, ["-m", "ladder_plugins", "check"]).returncode == 0
+    assert _ladder(outside, ["check"]).returncode == 0
     return outside / ".ladder"
 
 

@@ -11,18 +11,8 @@ import sys
 
 import pytest
 
+from tests.helpers.cli import ladder
 from tests.helpers.paths import FIXTURES
-
-
-def run(args, cwd, **env):
-    return subprocess.run(
-        [sys.executable, "-m", "ladder_plugins", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=120,
-    )
 
 
 def ladder_script():
@@ -43,7 +33,7 @@ def test_console_script_is_installed(project):
 
 
 def test_metrics_json_contract(project):
-    done = run(["metrics", "--format", "json"], project)
+    done = ladder(["metrics", "--format", "json"], project)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"files", "skipped"}
@@ -61,30 +51,30 @@ def test_metrics_json_contract(project):
 
 
 def test_metrics_text_lists_every_unit(project):
-    done = run(["metrics", "src/shop/pricing.py"], project)
+    done = ladder(["metrics", "src/shop/pricing.py"], project)
     assert done.returncode == 0
     assert "src/shop/pricing.py (app, 24 lines)" in done.stdout
     assert "price:" in done.stdout and "shipping:" in done.stdout
 
 
 def test_check_exit_status_and_output(project):
-    done = run(["check", "--mode", "strict"], project)
+    done = ladder(["check", "--mode", "strict"], project)
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert all(re.fullmatch(r"[\w/.]+:\d+:1: LAD\d{3} \[red\] .+ \[\w+\]", line) for line in lines[:-2]), lines
     assert any("LAD102 [red] cognitive complexity of 'price'" in line for line in lines)
     assert any("LAD108" in line and "'test_shipping_is_called'" in line for line in lines)
     assert lines[-1].startswith("FAILED: 4 red violations (4 red, ")
-    assert run(["check", "--mode", "advisory"], project).returncode == 0
-    first = run(["check"], project)  # recurrence mode: a first sighting is not a hotspot
+    assert ladder(["check", "--mode", "advisory"], project).returncode == 0
+    first = ladder(["check"], project)  # recurrence mode: a first sighting is not a hotspot
     assert first.returncode == 0 and first.stdout.splitlines()[-1].startswith("passed: no recurring hotspots (4 red")
-    assert run(["check", "--mode", "strict", "src/shop/__init__.py"], project).returncode == 0
+    assert ladder(["check", "--mode", "strict", "src/shop/__init__.py"], project).returncode == 0
 
 
 def test_check_reports_unanalysable_files_and_goes_on(project):
     (project / "src" / "shop" / "broken.py").write_text("def f(:\n")
     (project / "src" / "shop" / "nul.py").write_bytes(b"x = 1\x00\n")
-    done = run(["check", "src"], project)
+    done = ladder(["check", "src"], project)
     assert done.returncode == 0
     assert "skipped src/shop/broken.py" in done.stdout and "syntax error" in done.stdout
     assert "skipped src/shop/nul.py" in done.stdout and "NUL byte" in done.stdout
@@ -104,7 +94,7 @@ def test_check_reports_unanalysable_files_and_goes_on(project):
 def test_usage_and_configuration_errors_exit_2_with_one_line(project, args, config, fragment):
     if config is not None:
         (project / "pyproject.toml").write_text(config)
-    done = run(args, project)
+    done = ladder(args, project)
     assert done.returncode == 2
     assert fragment in done.stderr
     assert "Traceback" not in done.stderr
@@ -113,7 +103,7 @@ def test_usage_and_configuration_errors_exit_2_with_one_line(project, args, conf
 
 def test_help_has_examples(project):
     for command in ("metrics", "check"):
-        done = run([command, "--help"], project)
+        done = ladder([command, "--help"], project)
         assert done.returncode == 0 and "examples:" in done.stdout
 
 
@@ -126,13 +116,13 @@ def _edit(path, old, new):
 def test_the_loop_end_to_end(project):
     """Checked, edited (still violating), checked again: the third version over two days fails."""
     pricing = project / "src" / "shop" / "pricing.py"
-    first = run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z")
+    first = ladder(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z")
     assert first.returncode == 0, first.stdout + first.stderr
     _edit(pricing, "amount *= 0.9\n", "amount *= 0.85\n")
-    second = run(["check"], project, LADDER_NOW="2026-11-01T15:00:00Z")
+    second = ladder(["check"], project, LADDER_NOW="2026-11-01T15:00:00Z")
     assert second.returncode == 0, second.stdout
     _edit(pricing, "amount -= coupon.amount\n", "amount -= min(coupon.amount, amount)\n")
-    third = run(["check"], project, LADDER_NOW="2026-11-02T10:00:00Z")
+    third = ladder(["check"], project, LADDER_NOW="2026-11-02T10:00:00Z")
     assert third.returncode == 1, third.stdout
     entries = [line for line in third.stdout.splitlines() if " LAD900 " in line]
     assert entries == ["src/shop/pricing.py:1:1: LAD900 [hotspot] 'price': recurring hotspot for cyclomatic 12 > 10, "
@@ -146,22 +136,22 @@ def test_the_loop_end_to_end(project):
 
 def test_rechecking_unchanged_code_never_fails(project):
     for day in range(1, 8):
-        done = run(["check"], project, LADDER_NOW=f"2026-11-0{day}T12:00:00Z")
+        done = ladder(["check"], project, LADDER_NOW=f"2026-11-0{day}T12:00:00Z")
         assert done.returncode == 0, done.stdout
-    assert run(["check", "--mode", "advisory"], project, LADDER_NOW="2026-11-08T12:00:00Z").returncode == 0
+    assert ladder(["check", "--mode", "advisory"], project, LADDER_NOW="2026-11-08T12:00:00Z").returncode == 0
 
 
 def test_reformatting_and_comments_are_not_edits(project):
     pricing = project / "src" / "shop" / "pricing.py"
-    assert run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
+    assert ladder(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
     _edit(pricing, "    total = 0\n", "    # running total, reformatted below\n    total = (\n        0\n    )\n")
-    assert run(["check"], project, LADDER_NOW="2026-11-02T09:00:00Z").returncode == 0
+    assert ladder(["check"], project, LADDER_NOW="2026-11-02T09:00:00Z").returncode == 0
     _edit(pricing, "def price(", "\n\n# moved down\ndef price(")
-    assert run(["check"], project, LADDER_NOW="2026-11-03T09:00:00Z").returncode == 0
+    assert ladder(["check"], project, LADDER_NOW="2026-11-03T09:00:00Z").returncode == 0
 
 
 def test_events_carry_every_design_field(project):
-    done = run(["check"], project, LADDER_NOW="2026-11-01T09:00:00+01:00", LADDER_RUN_ID="ci-42", CI="true")
+    done = ladder(["check"], project, LADDER_NOW="2026-11-01T09:00:00+01:00", LADDER_RUN_ID="ci-42", CI="true")
     assert done.returncode == 0
     events = [json.loads(line) for line in (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()]
     fields = {"schema_version", "event_id", "timestamp", "repo_id", "run_id", "tool", "mode", "path", "unit_name",
@@ -180,28 +170,28 @@ def test_events_carry_every_design_field(project):
 
 
 def test_no_record_decides_without_writing(project):
-    assert run(["check", "--no-record"], project).returncode == 0
+    assert ladder(["check", "--no-record"], project).returncode == 0
     assert not (project / ".ladder" / "history").exists()  # the analysis cache may be there, the history not
-    assert run(["check", "--no-record", "--no-cache"], project).returncode == 0
+    assert ladder(["check", "--no-record", "--no-cache"], project).returncode == 0
 
 
 def test_bad_ladder_now_is_a_usage_error(project):
-    done = run(["check"], project, LADDER_NOW="yesterday")
+    done = ladder(["check"], project, LADDER_NOW="yesterday")
     assert done.returncode == 2 and "LADDER_NOW: 'yesterday' is not an ISO-8601 timestamp" in done.stderr
 
 
 def test_history_commands(project, tmp_path):
-    assert run(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
-    stats = run(["history", "stats"], project)
+    assert ladder(["check"], project, LADDER_NOW="2026-11-01T09:00:00Z").returncode == 0
+    stats = ladder(["history", "stats"], project)
     assert stats.returncode == 0 and "events: 6" in stats.stdout and "unreadable lines: 0" in stats.stdout
     other = tmp_path / "runner-b.jsonl"
     lines = (project / ".ladder" / "history" / "events.jsonl").read_text().splitlines()
     other.write_text(lines[0] + "\n" + lines[0].replace('"event_id":"', '"event_id":"b') + "\n")
-    combined = run(["history", "combine", str(other)], project)
+    combined = ladder(["history", "combine", str(other)], project)
     assert combined.returncode == 0 and "combined 1 file: 1 new event, 1 duplicate skipped" in combined.stdout
-    assert run(["history", "rebuild"], project).stdout.startswith("rebuilt ")
-    assert run(["history", "prune"], project).returncode == 0
-    missing = run(["history", "combine", "nope.jsonl"], project)
+    assert ladder(["history", "rebuild"], project).stdout.startswith("rebuilt ")
+    assert ladder(["history", "prune"], project).returncode == 0
+    missing = ladder(["history", "combine", "nope.jsonl"], project)
     assert missing.returncode == 2 and "nope.jsonl: no such file" in missing.stderr
 
 
@@ -209,7 +199,7 @@ def test_strict_mode_says_a_minimum_rule_is_below_its_limit(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.ladder]\npaths = ["tests"]\n')
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_a.py").write_text("def test_nothing():\n    print('busy')\n")
-    done = run(["check", "--mode", "strict", "--no-record", "--format", "json"], tmp_path)
+    done = ladder(["check", "--mode", "strict", "--no-record", "--format", "json"], tmp_path)
     (failure,) = json.loads(done.stdout)["gate"]["failures"]
     assert failure["message"] == "number of assertions of 'test_nothing' is 0 (< 1) (strict mode)"
 
@@ -220,8 +210,8 @@ def test_an_excluded_file_named_explicitly_is_listed_as_skipped_with_the_reason(
     for rel in ("venv/__init__.py", "src/gen_a.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text("def f(a, b, c, d, e, g, h):\n    return a\n")
-    done = run([command, "--no-record", "venv/__init__.py", "src/gen_a.py"] if command == "check"
-               else [command, "venv/__init__.py", "src/gen_a.py"], tmp_path)
+    done = ladder([command, "--no-record", "venv/__init__.py", "src/gen_a.py"] if command == "check"
+                  else [command, "venv/__init__.py", "src/gen_a.py"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert "venv/__init__.py: excluded by the default excludes ('venv')" in done.stdout
     assert "src/gen_a.py: excluded by [tool.ladder] exclude ('src/gen_*.py')" in done.stdout
@@ -229,7 +219,7 @@ def test_an_excluded_file_named_explicitly_is_listed_as_skipped_with_the_reason(
 
 @pytest.mark.parametrize("now", ["yesterday", "0001-01-01T00:00:00Z", "9999-12-31T23:30:00-01:00"])
 def test_a_bad_ladder_now_is_a_configuration_error_in_every_front_end(project, now):
-    checked = run(["check", "--no-record"], project, LADDER_NOW=now)
+    checked = ladder(["check", "--no-record"], project, LADDER_NOW=now)
     assert checked.returncode == 2 and "LADDER_NOW" in checked.stderr and "Traceback" not in checked.stderr
     linted = subprocess.run([sys.executable, "-m", "flake8", "--select", "LAD", "--ladder-no-record", "."],
                             cwd=project, capture_output=True, text=True, env={**os.environ, "LADDER_NOW": now},
@@ -243,20 +233,20 @@ def test_a_bad_ladder_now_is_a_configuration_error_in_every_front_end(project, n
 
 def test_a_key_with_a_newline_or_an_escape_code_is_quoted_in_the_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.ladder]\n"mo\\nde\\u001b[31m" = 1\n')
-    done = run(["check"], tmp_path)
+    done = ladder(["check"], tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
     assert '"mo\\nde\\u001b[31m": unknown key' in done.stderr
 
 
 def test_toml_nested_thousands_deep_is_one_clear_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\nx = " + "[" * 3000 + "]" * 3000 + "\n")
-    done = run(["check"], tmp_path)
+    done = ladder(["check"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr and "nested too deeply" in done.stderr
 
 
 def test_a_control_character_in_history_dir_is_a_configuration_error(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.ladder]\nhistory_dir = ".lad\\u0000der"\n')
-    done = run(["check"], tmp_path)
+    done = ladder(["check"], tmp_path)
     assert done.returncode == 2 and "history_dir" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -274,6 +264,6 @@ def test_sarif_takes_a_file_name_that_is_not_utf8(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
     name = os.fsdecode(b"bad\xff.py")
     (tmp_path / name).write_text("def f(a, b, c, d, e, g, h):\n    return a\n")
-    done = run(["check", "--no-record", "--format", "sarif"], tmp_path)
+    done = ladder(["check", "--no-record", "--format", "sarif"], tmp_path)
     (result,) = [r for r in json.loads(done.stdout)["runs"][0]["results"] if r["ruleId"] == "LAD105"]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad%FF.py"

@@ -293,19 +293,15 @@ def test_gitlab_fingerprints_are_unique_in_strict_mode_too(project):
 _NOT_UTF8 = "src/caf\\xe9.py"  # how every text output writes the name b"src/caf\xe9.py"
 
 
-def _not_utf8_hotspot(root, monkeypatch):
+def _not_utf8_hotspot(root, monkeypatch, run):
     """A project whose one file's name is not UTF-8, checked, edited and checked again over two days."""
-    from ladder_plugins.cli.main import main
-
     (root / "src").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[tool.ladder]\n")
     name = root / os.fsdecode(b"src/caf\xe9.py")
-    monkeypatch.chdir(root)
     for n, now in enumerate(step for step, _ in STEPS):
         branches = "".join(f"    if a{i}:\n        return {i + n}\n" for i in range(12))
         name.write_text(f"def f(a, b):\n{branches}    return 0\n")
-        monkeypatch.setenv("LADDER_NOW", now)
-        main(["check"])
+        run(["check"], root, LADDER_NOW=now)
     monkeypatch.setenv("LADDER_NOW", FINAL)
 
 
@@ -321,22 +317,19 @@ _OUTPUTS = {
 
 
 @pytest.mark.skipif(sys.platform == "darwin", reason="macOS file systems refuse names that are not UTF-8")
-def test_a_name_that_is_not_utf8_is_written_escaped_by_every_output_and_report_html(tmp_path, monkeypatch, capsys):
+def test_a_name_that_is_not_utf8_is_written_escaped_by_every_output_and_report_html(
+        tmp_path, monkeypatch, ladder_in_process):
     """Every --output and report --html replaces the file whole, valid UTF-8, the name's byte as \\xe9; standard
     output (strict UTF-8 under pytest, as in a UTF-8 locale) shows it the same."""
-    from ladder_plugins.cli.main import main
-
-    _not_utf8_hotspot(tmp_path / "p", monkeypatch)
+    _not_utf8_hotspot(tmp_path / "p", monkeypatch, ladder_in_process)
     out = tmp_path / "out"
     runs = {(*args, "--output", str(out)): shown for args, shown in _OUTPUTS.items()}
     for args, shown in {**runs, ("report", "--html", str(out)): _NOT_UTF8}.items():
         out.write_text("kept\n")
-        assert main(list(args)) in (0, 1), args
+        assert ladder_in_process(args).returncode in (0, 1), args
         written = out.read_bytes().decode("utf-8")
         assert written != "kept\n" and shown in written, args
-    capsys.readouterr()
-    main(["metrics"])
-    assert _NOT_UTF8 in capsys.readouterr().out
+    assert _NOT_UTF8 in ladder_in_process(["metrics"]).stdout
 
 
 def test_output_through_a_link_or_to_a_device_writes_there_and_leaves_the_path_as_it_was(tmp_path):

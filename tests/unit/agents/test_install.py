@@ -550,12 +550,10 @@ def test_install_and_uninstall_leave_no_file_beside_the_settings(root, home, mon
     assert json.loads(claude.read_text()) == CLAUDE and json.loads(gemini.read_text()) == GEMINI
 
 
-def test_the_cli_reports_a_kept_variant(root, home, capsys, monkeypatch):
-    from ladder_plugins.cli.main import main
-
+def test_the_cli_reports_a_kept_variant(root, home, ladder_in_process):
     json_file(root / ".claude" / "settings.json", VARIANTS)
-    monkeypatch.chdir(root)
-    assert main(["hook", "install", "--agent", "claude", "--home", str(home)]) == 0
-    out = capsys.readouterr().out
+    done = ladder_in_process(["hook", "install", "--agent", "claude", "--home", str(home)], root)
+    assert done.returncode == 0
+    out = done.stdout
     assert "claude: installed in" in out
     assert "kept your own hook command `cd backend && ladder hook post-edit`" in out

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from ladder_plugins.cli.init import starter_table
 from ladder_plugins.config import MODES, load_settings, toml_loads
+from tests.helpers.cli import ladder
 
 EXISTING = b'[project]\r\nname = "shop"  # keep this comment\r\n\r\n[tool.black]\r\nline-length = 100\r\n'
-
-
-def init(project, *args):
-    return subprocess.run([sys.executable, "-m", "ladder_plugins", "init", *args], cwd=project,
-                          capture_output=True, text=True, timeout=120)
 
 
 def _tree(root, *files):
@@ -28,7 +21,7 @@ def _tree(root, *files):
 def test_init_appends_a_valid_table_and_keeps_every_byte_of_the_file(tmp_path):
     project = _tree(tmp_path, "src/shop/__init__.py", "tests/test_shop.py", "scripts/release.py", "docs/conf.py")
     (project / "pyproject.toml").write_bytes(EXISTING)
-    done = init(project)
+    done = ladder(["init"], project)
     assert done.returncode == 0, done.stderr
     written = (project / "pyproject.toml").read_bytes()
     assert written.startswith(EXISTING) and b"\r\n[tool.ladder]\r\n" in written and b"\n" not in written.replace(
@@ -36,21 +29,20 @@ def test_init_appends_a_valid_table_and_keeps_every_byte_of_the_file(tmp_path):
     settings = load_settings(project)
     assert settings.paths == ("src", "tests", "scripts")
     assert settings.role_globs == (("script", ("scripts/**",)),)
-    check = subprocess.run([sys.executable, "-m", "ladder_plugins", "check", "--no-record"], cwd=project,
-                           capture_output=True, text=True, timeout=120)
+    check = ladder(["check", "--no-record"], project)
     assert check.returncode == 0, check.stdout + check.stderr
 
 
 def test_init_names_top_level_packages_when_there_is_no_src(tmp_path):
     project = _tree(tmp_path, "alpha/__init__.py", "beta/__init__.py", "notes/readme.py", "test/test_a.py")
-    assert init(project).returncode == 0
+    assert ladder(["init"], project).returncode == 0
     assert load_settings(project).paths == ("alpha", "beta", "test")
 
 
 def test_init_creates_pyproject_and_falls_back_to_the_root(tmp_path):
     _tree(tmp_path, "tool.py")
     (tmp_path / ".git").mkdir()  # the project root
-    assert init(tmp_path).returncode == 0
+    assert ladder(["init"], tmp_path).returncode == 0
     assert load_settings(tmp_path).paths == (".",)
 
 
@@ -58,7 +50,7 @@ def test_init_creates_pyproject_and_falls_back_to_the_root(tmp_path):
                                      b"[project\nname = 1\n"])
 def test_init_refuses_an_existing_table_or_an_invalid_file_and_changes_nothing(tmp_path, content):
     (tmp_path / "pyproject.toml").write_bytes(content)
-    done = init(tmp_path)
+    done = ladder(["init"], tmp_path)
     assert done.returncode == 2 and done.stderr.startswith("ladder: error: ") and "Traceback" not in done.stderr
     assert (tmp_path / "pyproject.toml").read_bytes() == content
 
@@ -66,7 +58,7 @@ def test_init_refuses_an_existing_table_or_an_invalid_file_and_changes_nothing(t
 def test_init_dry_run_prints_the_table_and_writes_nothing(tmp_path):
     project = _tree(tmp_path, "src/shop/__init__.py")
     (project / "pyproject.toml").write_bytes(EXISTING)
-    done = init(project, "--dry-run")
+    done = ladder(["init", "--dry-run"], project)
     assert done.returncode == 0 and '[tool.ladder]\n' in done.stdout and 'paths = ["src"]' in done.stdout
     assert (project / "pyproject.toml").read_bytes() == EXISTING
 

@@ -225,22 +225,18 @@ def test_a_version_is_parsed_whole_only_where_its_change_met_a_unit_asked_about_
 
 
 def test_the_walk_over_a_real_repository_reports_what_parsing_every_version_reports(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from ladder_plugins.cli.main import main
-
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ladder_in_process) -> None:
     repo = new_repo(tmp_path / "repo", '[tool.ladder]\npaths = ["src"]\n[tool.ladder.recurrence]\ngit_since = "all"\n')
     sources = {f"src/{name}": (STDLIB / name).read_text(encoding="utf-8").split("\n")
                for name in ("textwrap.py", "shlex.py", "netrc.py")}
     for n, state in enumerate(_history(sources, 56, random.Random(1))):
         commit(repo, state, f"2026-10-{n // 2 + 1:02d}T{10 + n % 2 * 5}:00:00Z")
-    monkeypatch.chdir(repo)
-    monkeypatch.setenv("LADDER_NOW", "2026-11-01T09:00:00Z")
     outputs = []
     for derive in (False, True):
         monkeypatch.setattr(BlobFindings, "derive", derive)
-        capsys.readouterr()
-        main(["check", "--no-record", "--no-cache", "--jobs", "1", "--format", "json"])
-        outputs.append(json.loads(capsys.readouterr().out))
+        done = ladder_in_process(["check", "--no-record", "--no-cache", "--jobs", "1", "--format", "json"], repo,
+                                 LADDER_NOW="2026-11-01T09:00:00Z")
+        outputs.append(json.loads(done.stdout))
         del outputs[-1]["run_id"]
     assert outputs[0] == outputs[1]
     assert outputs[0]["gate"]["failures"]  # git's versions were read, and some recur

@@ -714,7 +714,7 @@ def test_combine_says_what_an_input_that_is_no_log_is(tmp_path, kind):
 
 
 @pytest.mark.parametrize("action", [["combine", "--force", "other.jsonl"], ["prune"], ["rebuild"]])
-def test_a_locked_history_is_said_once_by_the_maintenance_commands(tmp_path, action):
+def test_a_locked_history_is_said_once_by_the_maintenance_commands(tmp_path, action, ladder_process):
     settings = project_settings(tmp_path)
     store = HistoryStore(settings)
     with store.transaction() as tx:
@@ -723,8 +723,7 @@ def test_a_locked_history_is_said_once_by_the_maintenance_commands(tmp_path, act
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(store.lock_path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        done = subprocess.run([sys.executable, "-m", "ladder_plugins", "history", *action], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=120)
+        done = ladder_process(["history", *action], tmp_path)
     finally:
         holder.kill()
         holder.wait()

@@ -9,8 +9,6 @@ entries are skipped, counted, said once and kept.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -95,10 +93,9 @@ def test_pruning_keeps_the_fold_it_could_not_wholly_read(tmp_path):
 
 @pytest.mark.parametrize("command", [["check", "--no-record"], ["summary"], ["brief"], ["doctor"], ["history", "stats"],
                                      ["history", "rebuild"]])
-def test_no_front_end_crashes_on_a_spoiled_fold(tmp_path, command):
+def test_no_front_end_crashes_on_a_spoiled_fold(tmp_path, command, ladder_process):
     settings, store, _ = _with_fold(tmp_path, *HOSTILE["a year past 9999 once in UTC"])
     (tmp_path / "m.py").write_text("def f(a):\n    return a\n")
-    done = subprocess.run([sys.executable, "-m", "ladder_plugins", *command], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
+    done = ladder_process(command, tmp_path)
     assert "Traceback" not in done.stderr and done.returncode in (0, 1), done.stderr
     assert (done.stdout + done.stderr).count("not of the expected shape") == 1

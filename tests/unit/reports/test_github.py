@@ -13,32 +13,26 @@ def _branches(count: int, offset: int) -> str:
     return "".join(f"    if a{i}:\n        return {i + offset}\n" for i in range(count))
 
 
-def _hot_and_cold(root, monkeypatch) -> None:
+def _hot_and_cold(root, monkeypatch, ladder) -> None:
     """hot.py's f (two rules over their limits) is edited on every check and becomes a recurring hotspot;
     cold.py's g is as red but never edited, so it does not recur."""
-    from ladder_plugins.cli.main import main
-
     (root / "src").mkdir()
     (root / "pyproject.toml").write_text("[tool.ladder]\n")
     (root / "src" / "cold.py").write_text(f"def g(a, b):\n{_branches(12, 0)}    return 0\n")
-    monkeypatch.chdir(root)
     for n, (now, _) in enumerate(STEPS):
         body = _branches(12, n) + "".join(f"    x{i} = a{i} + b\n" for i in range(20))
         (root / "src" / "hot.py").write_text(f"def f(a, b):\n{body}    return 0\n")
-        monkeypatch.setenv("LADDER_NOW", now)
-        main(["check"])
+        ladder(["check"], root, LADDER_NOW=now)
     monkeypatch.setenv("LADDER_NOW", FINAL)
 
 
-def test_only_what_fails_the_run_is_an_error_and_other_red_a_warning(tmp_path, monkeypatch, capsys):
+def test_only_what_fails_the_run_is_an_error_and_other_red_a_warning(tmp_path, monkeypatch, ladder_in_process):
     """One error for the hotspot f, one warning for g, red but not recurring."""
-    from ladder_plugins.cli.main import main
+    _hot_and_cold(tmp_path, monkeypatch, ladder_in_process)
 
-    _hot_and_cold(tmp_path, monkeypatch)
-    capsys.readouterr()
-
-    assert main(["check", "--no-record", "--format", "github"]) == 1
-    found = [_COMMAND.match(line) for line in capsys.readouterr().out.splitlines()]
+    done = ladder_in_process(["check", "--no-record", "--format", "github"])
+    assert done.returncode == 1
+    found = [_COMMAND.match(line) for line in done.stdout.splitlines()]
     assert all(found)
     commands = [(m.group(1), m.group(2), m.group(4)) for m in found]
     assert commands == [("error", "src/hot.py", "LAD900 recurring_hotspot"),

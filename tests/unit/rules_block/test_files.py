@@ -4,8 +4,8 @@ of three rules. Every byte outside the markers is kept (CRLF, a BOM, text before
 markers gets the block appended, broken markers and paths leading out are refused with nothing written, and the
 prompt hook's reader keeps whole sections of a block that is over the budget.
 
-The commands run in this process through the group's own parser (``cli/main.py`` only puts the groups together),
-so the whole file stays fast; the history is made once for the module and copied for each test."""
+The commands run in this process (the ``ladder_in_process`` fixture), so the whole file stays fast; the history
+is made once for the module and copied for each test."""
 
 from __future__ import annotations
 
@@ -19,10 +19,7 @@ import pytest
 import yaml
 from hypothesis import given, settings as hsettings, strategies as st
 
-from ladder_plugins.cli import rules as rules_cli
-from ladder_plugins.cli.common import EXIT_USAGE, Parser
 from ladder_plugins.config import load_settings
-from ladder_plugins.errors import LadderError
 from ladder_plugins.rules_block.block import (
     BEGIN, END, FULL_PREFIX, MORE_PREFIX, SEVERITIES, Section, minimum_bytes, more_line, rank, render_block,
 )
@@ -49,15 +46,10 @@ def shop(recorded, tmp_path, monkeypatch):
     return project
 
 
-def ladder_rules(*argv: str) -> int:
-    """``ladder rules ARGV`` in this process; a LadderError is exit status 2 and one line, as ``ladder`` does."""
-    parser = Parser(prog="ladder")
-    rules_cli.add_parsers(parser.add_subparsers(dest="command", parser_class=Parser))
-    try:
-        return rules_cli.COMMANDS["rules"](parser.parse_args(["rules", *argv]))
-    except LadderError as exc:
-        print(f"ladder: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+@pytest.fixture
+def rules(ladder_in_process):
+    """``ladder rules ARGV`` in this process: its exit status and what it wrote."""
+    return lambda *argv: ladder_in_process(["rules", *argv])
 
 
 def _configure(project: Path, table: str) -> None:
@@ -65,11 +57,10 @@ def _configure(project: Path, table: str) -> None:
         handle.write(f"\n[tool.ladder.rules]\n{table}\n")
 
 
-def test_sync_writes_the_current_hotspots_then_check_passes_and_a_second_sync_changes_nothing(shop, capsys):
-    assert ladder_rules("check") == 1
-    assert ladder_rules("sync") == 0 and ladder_rules("check") == 0 and ladder_rules("sync") == 0
-    assert ladder_rules("show") == 0
-    out, text = capsys.readouterr().out, (shop / RULES).read_text(encoding="utf-8")
+def test_sync_writes_the_current_hotspots_then_check_passes_and_a_second_sync_changes_nothing(shop, rules):
+    runs = [rules(action) for action in ("check", "sync", "check", "sync", "show")]
+    assert [run.returncode for run in runs] == [1, 0, 0, 0, 0]
+    out, text = "".join(run.stdout for run in runs), (shop / RULES).read_text(encoding="utf-8")
     assert text.count("### Critical: 'price' in src/shop/pricing.py: ") == 3
     assert "The recurrence gate (LAD900) fails on it now (mode recurrence)." in text
     assert out.splitlines()[:5] == [
@@ -79,30 +70,30 @@ def test_sync_writes_the_current_hotspots_then_check_passes_and_a_second_sync_ch
     assert out.endswith(text)
 
 
-def test_a_hotspot_the_code_no_longer_has_leaves_the_block(shop):
+def test_a_hotspot_the_code_no_longer_has_leaves_the_block(shop, rules):
     (shop / "src/shop/pricing.py").write_text("def price(order):\n    return order.total\n")
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     assert FULL_PREFIX not in (shop / RULES).read_text(encoding="utf-8")
 
 
-def test_text_around_the_markers_is_kept_byte_for_byte_in_a_crlf_file_with_a_bom(shop):
+def test_text_around_the_markers_is_kept_byte_for_byte_in_a_crlf_file_with_a_bom(shop, rules):
     before, after = BOM + b"# Team rules\r\n\r\nKeep it small.  \r\n", b"\r\n\tMore text\r\nno newline at the end"
     path = shop / RULES
     path.parent.mkdir(parents=True)
     path.write_bytes(before + f"{BEGIN}\r\nan old block\r\n{END}".encode() + after)
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     data = path.read_bytes()
     block = data[len(before):-len(after)]
     assert data.startswith(before) and data.endswith(after)
     assert block.startswith(BEGIN.encode()) and block.endswith(END.encode()) and block.count(b"\r\n") == 12
-    assert b"\n" not in block.replace(b"\r\n", b"") and ladder_rules("check") == 0
+    assert b"\n" not in block.replace(b"\r\n", b"") and rules("check").returncode == 0
 
 
 @pytest.mark.parametrize("text, joint", [("notes", "\n\n"), ("notes\n", "\n"), ("notes\n\n", ""), ("", "")])
-def test_a_file_without_markers_gets_the_block_appended_after_one_blank_line(shop, text, joint):
+def test_a_file_without_markers_gets_the_block_appended_after_one_blank_line(shop, rules, text, joint):
     (shop / "AGENTS.md").write_text(text, encoding="utf-8")
     _configure(shop, 'files = ["AGENTS.md"]')
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     assert (shop / "AGENTS.md").read_text(encoding="utf-8").startswith(text + joint + BEGIN + "\n")
 
 
@@ -114,38 +105,41 @@ def test_a_file_without_markers_gets_the_block_appended_after_one_blank_line(sho
     (f"{END}\n{BEGIN}\n", f":1: {END} comes before {BEGIN} (line 2)"),
 ])
 def test_duplicated_or_unbalanced_markers_are_refused_naming_the_line_and_nothing_is_written(
-        shop, capsys, text, problem):
+        shop, rules, text, problem):
     (shop / RULES).parent.mkdir(parents=True)
     (shop / RULES).write_text(text, encoding="utf-8")
-    assert ladder_rules("sync") == 2 and ladder_rules("check") == 2
+    sync, check = rules("sync"), rules("check")
+    assert sync.returncode == 2 and check.returncode == 2
     assert (shop / RULES).read_text(encoding="utf-8") == text
-    assert f"ladder: error: {RULES}{problem}; " in capsys.readouterr().err
+    assert f"ladder: error: {RULES}{problem}; " in sync.stderr + check.stderr
 
 
 @pytest.mark.parametrize("link, to", [(".agent", ""), (RULES, "x.md"), (".agent/rules", "rules")])
-def test_a_path_or_symlink_leading_outside_the_project_is_refused(shop, tmp_path, capsys, link, to):
+def test_a_path_or_symlink_leading_outside_the_project_is_refused(shop, tmp_path, rules, link, to):
     outside = tmp_path / "outside"
     outside.mkdir()
     (shop / link).parent.mkdir(parents=True, exist_ok=True)
     (shop / link).symlink_to(outside / to)
-    assert ladder_rules("sync") == 2
-    assert list(outside.iterdir()) == [] and "leads outside the project root" in capsys.readouterr().err
+    sync = rules("sync")
+    assert sync.returncode == 2
+    assert list(outside.iterdir()) == [] and "leads outside the project root" in sync.stderr
 
 
-def test_check_names_a_file_edited_by_hand_and_doctor_calls_it_over_budget(shop, capsys):
-    assert ladder_rules("sync") == 0
+def test_check_names_a_file_edited_by_hand_and_doctor_calls_it_over_budget(shop, rules):
+    assert rules("sync").returncode == 0
     path = shop / RULES
     path.write_text(path.read_text(encoding="utf-8").replace("(3×)", "(4×)", 1), encoding="utf-8")
-    assert ladder_rules("check") == 1
-    assert f"would update {RULES} (its block differs from what 'ladder rules sync' writes)" in capsys.readouterr().out
+    check = rules("check")
+    assert check.returncode == 1
+    assert f"would update {RULES} (its block differs from what 'ladder rules sync' writes)" in check.stdout
     assert rules_block_health(load_settings(shop)) == {
         "files": [{"file": RULES, "present": True, "saturated": False, "over_budget": True, "problem": None}],
         "saturated": False, "over_budget": True, "problem": None}
 
 
-def test_a_small_budget_saturates_the_block_and_a_missing_file_is_not_present(shop):
+def test_a_small_budget_saturates_the_block_and_a_missing_file_is_not_present(shop, rules):
     _configure(shop, f'files = ["{RULES}", "CLAUDE.md"]\nmax_bytes = 512')
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     (shop / "CLAUDE.md").unlink()
     health = rules_block_health(load_settings(shop))
     text = (shop / RULES).read_text(encoding="utf-8")
@@ -154,23 +148,23 @@ def test_a_small_budget_saturates_the_block_and_a_missing_file_is_not_present(sh
         (True, True, False), (False, True, False)]
 
 
-def test_a_new_cursor_rules_file_starts_with_front_matter_that_applies_it_always(shop):
+def test_a_new_cursor_rules_file_starts_with_front_matter_that_applies_it_always(shop, rules):
     _configure(shop, 'files = [".cursor/rules/ladder.mdc"]')
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     text = (shop / ".cursor/rules/ladder.mdc").read_text(encoding="utf-8")
     _, front, rest = text.split("---\n", 2)
     assert yaml.safe_load(front) == {
         "description": "Recurring feedback recorded by ladder-plugins (a managed block)", "alwaysApply": True}
-    assert rest.startswith(f"\n{BEGIN}\n") and ladder_rules("check") == 0
+    assert rest.startswith(f"\n{BEGIN}\n") and rules("check").returncode == 0
 
 
-def test_hostile_values_in_the_tracker_state_never_break_the_block(shop):
+def test_hostile_values_in_the_tracker_state_never_break_the_block(shop, rules):
     item = {"id": "evil", "topic": HOSTILE, "keywords": [], "occurrences": 2, "current_level": 1,
             "current_location": HOSTILE, "recommended_level": 2, "promoted": False,
             "ladder": {"severity": "Critical", "sources": []}, "last_seen": "2026-11-03"}
     (shop / ".claude").mkdir()
     (shop / ".claude/feedback-ladder-state.json").write_text(json.dumps({"version": 1, "feedbacks": [item]}))
-    assert ladder_rules("sync") == 0
+    assert rules("sync").returncode == 0
     text = (shop / RULES).read_text(encoding="utf-8")
     assert (text.count(BEGIN), text.count(END), text.count("<!--"), text.count("-->")) == (1, 1, 2, 2)
     assert "\x1b" not in text and "\u202e" not in text and text.count("\n### ") == 4
@@ -224,15 +218,15 @@ def test_the_reader_imports_neither_the_history_nor_the_analysis_nor_a_lock():
     assert [name for name in modules if name.startswith(heavy)] == []
 
 
-def test_sync_and_check_outside_a_project_are_refused(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    assert ladder_rules("sync") == 2 and ladder_rules("check") == 2
-    assert "is in no project" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+def test_sync_and_check_outside_a_project_are_refused(tmp_path, rules, ladder_in_process):
+    sync, check = ladder_in_process(["rules", "sync"], tmp_path), rules("check")
+    assert sync.returncode == 2 and check.returncode == 2
+    assert "is in no project" in sync.stderr + check.stderr and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("action", ["sync", "check", "show"])
-def test_each_rules_action_has_help_with_examples(action, capsys):
-    with pytest.raises(SystemExit):
-        ladder_rules(action, "--help")
+def test_each_rules_action_has_help_with_examples(action, rules, capsys):
+    with pytest.raises(SystemExit):  # argparse's: what --help printed stays in capsys
+        rules(action, "--help")
     out = capsys.readouterr().out
     assert out.startswith(f"usage: ladder rules {action}") and f"\nexamples:\n  ladder rules {action}" in out
