@@ -96,6 +96,8 @@ class Classification:
 
     reasons: tuple[str, ...]
     keywords: tuple[str, ...]
+    #: not counted until the reviewer confirms it is dissatisfaction (see :func:`classify`)
+    ask: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,129 @@
+"""The prompt classifier's precision and recall on a labelled set (not a test): ``python benchmarks/classify.py``.
+
+The set is ``benchmarks/data/prompts.jsonl``, one JSON object a line::
+
+    {"label": 1, "referent": true, "lang": "zh", "kind": "complaint", "split": "tune", "prompt": "..."}
+
+``label`` 1 is the user's dissatisfaction with the agent's work, 0 anything else (a request, a
+question, praise, a quoted phrase, a bug report, an operation turn); ``referent`` says whether the
+transcript holds an assistant turn before the prompt (false: the first request of a session);
+``kind`` is what the prompt is, for reading the misses; ``split`` is ``tune`` (the rows the
+patterns were changed against) or ``held_out`` (a third of the rows, written with the others
+before the classifier was changed, and never looked at while changing it).
+
+Each row is classified as the prompt hook classifies it, with the row's referent. A prompt the
+classifier only marks for the reviewer to confirm (``Classification.ask``) is not counted as
+captured: it counts nowhere until the reviewer says it is dissatisfaction. The script prints, for
+each split, rows with a referent and rows without, per language: precision, recall, and how many
+prompts were marked for the reviewer. ``--misses`` lists the tuning rows it gets wrong (never the
+held-out ones: looking at them would make them tuning rows). It measures and prints; it never
+asserts (``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple, Optional, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from ladder_plugins.agents.classify import classify  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "prompts.jsonl"
+_FIELDS = {"label": int, "referent": bool, "lang": str, "kind": str, "split": str, "prompt": str}
+
+
+class Row(NamedTuple):
+    label: int
+    referent: bool
+    lang: str
+    kind: str
+    split: str
+    prompt: str
+
+
+class Score(NamedTuple):
+    rows: int
+    wanted: int
+    captured: int
+    hits: int
+    asked: int
+
+    @property
+    def precision(self) -> float:
+        return self.hits / self.captured if self.captured else float("nan")
+
+    @property
+    def recall(self) -> float:
+        return self.hits / self.wanted if self.wanted else float("nan")
+
+
+def load(path: Path = DATA) -> list[Row]:
+    """The labelled rows; a line that is not such a row is an error naming the file and the line."""
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        data: Any = json.loads(line)
+        if not isinstance(data, dict) or any(not isinstance(data.get(k), t) for k, t in _FIELDS.items()):
+            raise SystemExit(f"{path}:{number}: not a labelled row {sorted(_FIELDS)}")
+        rows.append(Row(*(data[k] for k in _FIELDS)))
+    return rows
+
+
+def outcome(row: Row) -> tuple[bool, bool]:
+    """(captured, marked for the reviewer) for one row, classified with its referent."""
+    found = classify(row.prompt, lambda: row.referent)
+    return found is not None and not found.ask, found is not None and found.ask
+
+
+def score(rows: Sequence[Row]) -> Score:
+    wanted = captured = hits = asked = 0
+    for row in rows:
+        got, ask = outcome(row)
+        wanted, captured, asked = wanted + row.label, captured + got, asked + ask
+        hits += got and row.label == 1
+    return Score(len(rows), wanted, captured, hits, asked)
+
+
+def subsets(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
+    """The rows grouped as the report prints them: split, referent, language."""
+    out = []
+    for split in ("tune", "held_out", "all"):
+        for referent in (True, False):
+            chosen = [r for r in rows if split in ("all", r.split) and r.referent is referent]
+            for lang in ("en", "zh", "both"):
+                name = f"{split:8s} {'with' if referent else 'without':7s} {lang:4s}"
+                out.append((name, [r for r in chosen if lang in ("both", r.lang)]))
+    return out
+
+
+def _line(name: str, s: Score) -> str:
+    return (f"  {name} {s.rows:4d} rows {s.wanted:3d} dissatisfied  precision {s.precision:5.3f}  "
+            f"recall {s.recall:5.3f}  marked for the reviewer {s.asked:3d}")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--misses", action="store_true", help="list the tuning rows classified wrongly")
+    args = parser.parse_args(argv)
+    rows = load(args.data)
+    print(f"classifier on {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data} "
+          f"({len(rows)} rows; referent: an assistant turn in the transcript)")
+    for name, chosen in subsets(rows):
+        print(_line(name, score(chosen)))
+    if args.misses:
+        for row in rows:
+            captured, asked = outcome(row)
+            if row.split == "tune" and captured != bool(row.label):
+                print(f"  miss: label {row.label} referent {row.referent} ask {asked}: {row.prompt}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
