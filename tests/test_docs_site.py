@@ -98,6 +98,15 @@ def test_the_configuration_page_lists_every_key(site, generators):
             assert rule.key in text, f"{rule.key}: no limits on the configuration page"
 
 
+def test_the_configuration_page_is_the_key_table_the_parser_reads(generators):
+    """The page's key table is ``reference_markdown()`` itself, where the page's marker puts it."""
+    from ladder_plugins.settings.reference import reference_markdown
+
+    _, configuration = generators
+    assert reference_markdown().strip() in configuration.page()
+    assert "<!-- ladder-docs: configuration -->" in (ROOT / "docs" / "reference" / "configuration.md").read_text()
+
+
 def test_the_html_report_screenshot_is_there_or_says_why(site):
     text = _text(site / "how-to" / "read-history" / "index.html")
     shot = site / "assets" / "html-report.png"
