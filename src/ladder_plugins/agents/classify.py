@@ -19,8 +19,11 @@ records reason codes, not a score). English and Chinese patterns name one of six
 
 What is skipped before anything else: an operation turn ("continue", "ok", "go on", "yes",
 "thanks", "继续", "好的", "等等" and runs of them, see :func:`is_operation_turn`), an empty
-prompt and a slash command. Fenced code and quoted lines (``> ...``) are removed before the
-patterns run: pasted logs say "error" and "again" without meaning the agent.
+prompt and a slash command. Fenced code, quoted lines (``> ...``) and quoted phrases (``"..."``,
+```...```, ``'...'``, ``「...」``) are removed before the patterns run: pasted logs say "error" and
+"again" without meaning the agent, and ``Fix the "that's not what I asked" typo`` names a phrase.
+Chinese has no word boundaries, so a negation is bounded by the characters around it: 不对 but
+not 不对称 (asymmetric) or 对不对, 错了 but not 不错了 (good), 没用 but not 没用的 (unused).
 
 A *referent* is earlier agent work the words can be about: an assistant turn in the
 transcript. Most patterns need one, because the same words are an ordinary request or a
@@ -35,12 +38,14 @@ possibly in an earlier session, which is exactly the forgetting the loop exists 
   "第三次了" (but a bare "still failing" or "failed again" needs a referent).
 
 Everything else needs a referent. Where there is a transcript, its last 64 KB are searched
-for an assistant turn (:func:`transcript_referent`); where the host gave none (Codex may send
-``null``), the referent is unknown and the patterns are trusted: a host that cannot show the
-conversation should not silence the user.
+for an assistant turn (:func:`transcript_referent`): without one (the first request of a session,
+"我要的是一个 REST 接口") nothing is captured. Where the host gave none (Codex may send ``null``),
+the referent is unknown: the capture is written with :attr:`Classification.ask` set, for the
+detached reviewer to confirm before the tracker counts it, because a host that cannot show the
+conversation should not silence the user, nor turn every first request into a complaint.
 
-The labelled prompts of ``tests/data/prompts.tsv`` measure what this gets right; the test
-states the floors.
+The labelled prompts of ``tests/data/prompts.tsv`` (floors in the unit test) and of
+``benchmarks/data/prompts.jsonl`` (``python benchmarks/classify.py``) measure what this gets right.
 """
 
 from __future__ import annotations
@@ -138,7 +143,26 @@ ENGLISH = (
        _SUBJECT + r"(?:'s| is| was| looks| seems)\s+(?:\w+\s+)?(?:" + _VERDICT
        + r"|not (?:right|correct|working))\b"),
     _p(_NEG, "n't|not", _SUBJECT + r"\s+(?:still\s+)?(?:doesn't|does not|didn't|did not|won't|isn't|is not)\s+"
-       r"(?:even\s+)?(?:work|working|compile|run|fix (?:it|anything|the))\b"),
+       r"(?:even\s+)?(?:work|working|compile|run|fix (?:it|anything|the)|address|solve|help|change anything)\b"),
+    _p(_NEG, " now", r"\b(?:is|are)\s+(?:\w+\s+)?(?:broken|red|failing|down|gone|missing) now\b|\bnow (?:nothing|none "
+       r"of (?:it|them)|everything|the (?:build|tests?|app|ci)) (?:\w+ )?(?:compiles|works|runs|passes|builds|fails|"
+       r"is (?:broken|red|failing))\b"),
+    # praise next to a breakage is sarcasm ("The build is broken now, nice job.")
+    _p(_NEG, "job|work|well done|brilliant|bravo|thanks a lot|great|wow",
+       r"^(?=.*\b(?:(?:nice|great|good|fantastic) (?:job|work)|well done|brilliant|bravo|thanks a lot|great,? now|"
+       r"wow)\b)"
+       r"(?=.*\b(?:broken|broke|nothing (?:works|compiles|runs)|no longer|removed all|deleted all|fails?|failing|"
+       r"crash\w*|gone)\b)"),
+    _p(_NEG, "made up|invented|fabricated|hallucinated",
+       r"\byou (?:just )?(?:made up|invented|fabricated|hallucinated)\b"),
+    _p(_NEG, "the whole|the entire|all ", r"\byou (?:just )?(?:rewrote|rewritten|replaced|reformatted|deleted|removed|"
+       r"changed|touched) (?:the whole|the entire|all (?:the|of|my)|every)\b"),
+    _p(_NEG, "you deleted|you removed|you dropped|you lost|go", r"\byou (?:deleted|removed|dropped|lost|erased) "
+       r"(?:them|all|my)\b|\bwhere (?:did|have) (?:my|the|all (?:the|my)) \w+(?: \w+)? go(?:ne)?\b"),
+    _p(_NEG, "circles", r"\b(?:going|running|walking) (?:around )?in circles\b"),
+    _p(_NEG, "your", r"\b(?:dropped|broke|fails?|failing|regressed|slower|crash\w*|stopped working)\b[^.?!\n]{0,40}"
+       r"\b(?:after|since) your (?:last )?(?:change|patch|fix|commit|edit|refactor\w*)\b|\bregression is yours\b|"
+       r"\byour (?:last )?(?:change|patch|fix|commit|edit) (?:broke|caused|introduced)\b"),
     _p(_NEG, "wrong|mistaken|not listening|making",
        r"\byou(?:'re| are| were)\s+(?:\w+\s+)?(?:wrong|mistaken|not listening|making (?:it|this|things) "
        r"(?:up|worse))\b"),
@@ -163,7 +187,10 @@ ENGLISH = (
     _p(_COR, "that's not|that is not", r"\bthat(?:'s| is) not (?:right|correct|true|it|how)\b"),
     _p(_COR, "i meant|i said", r"\bi (?:meant|said) [^.?!\n]{1,60}\bnot\b"),
     _p(_COR, "stop|quit", r"\b(?:stop|quit)\s+(?:\w+\s+)?(?:doing|using|adding|changing|touching|deleting|removing|"
-       r"rewriting|creating|making|putting|writing|ignoring)\b"),
+       r"rewriting|creating|making|putting|writing|ignoring|guessing|assuming|inventing|hallucinating|pretending|"
+       r"apologi[sz]ing|repeating|overthinking|overengineering|second-guessing|breaking|skipping)\b"),
+    _p(_COR, "guessing", r"\b(?:before|instead of|no more|keep|keeps) guessing\b"),
+    _p(_COR, "i asked", r"\bi asked (?:you )?(?:for|to)\b"),
     _p(_COR, "again", r"\b(?:don't|never) (?:ever )?do (?:that|this) again\b"),
     _p(_COR, "revert|undo|roll back", r"\b(?:revert|undo|roll back)\s+(?:that|this|it|your|the (?:last|previous))\b"),
     _p(_COR, " back", r"\b(?:put|change|set) (?:it|that|them) back\b"),
@@ -185,9 +212,9 @@ ENGLISH = (
        r"missing|crashing)|went wrong)\b[^.?!\n]{0,20}\bagain\b|\bagain\b[^.?!\n]{0,10}\b(?:wrong|broken|failing|"
        r"failed)\b|\b(?:yet|once) again\b|\bnot again\b|\bhere we go again\b"),
     _p(_REC, "every", r"\bevery (?:single )?time\b[^.?!\n]{0,40}\b" + _BAD + r"\b"),
-    _p(_RES, "i already|i just|i literally|i clearly|i explicitly|i specifically",
+    _p(_RES, "i already|i just|i literally|i clearly|i explicitly|i specifically|i said",
        r"\bi (?:already|just|literally|clearly|explicitly|specifically)\s+(?:told|said|asked|mentioned|explained|"
-       r"gave|wrote|showed|pointed out|specified|stated)\b", standalone=True),
+       r"gave|wrote|showed|pointed out|specified|stated)\b|\bi said (?:no|not|never|don't|do not)\b", standalone=True),
     _p(_RES, "i've|i have", r"\bi(?:'ve| have) (?:already |just )?(?:told|said|explained|mentioned)\b",
        standalone=True),
     _p(_RES, "i told you|i asked you|as i |i said|did i not|didn't i",
@@ -211,8 +238,10 @@ ENGLISH = (
     _p(_EXP, "should|could|ought", r"\byou (?:should|could|ought to)(?:'ve| have| of)\b|\byou (?:shouldn't|should not)"
        r"(?:'ve| have)\b"),
     _p(_EXP, "supposed|meant|told|asked|i expected",
-       r"\byou (?:were|was) (?:supposed|meant|told|asked) to\b|\bi expected (?:you|it|this) to\b"),
+       r"\byou (?:were|was) (?:supposed|meant|told|asked) (?:not )?to\b|\bi expected (?:you|it|this) to\b"),
     _p(_EXP, "first", r"\b(?:didn't|did not) you (?:\w+ ){0,3}first\b"),
+    _p(_EXP, "without", r"\byou\b[^.?!\n]{0,60}\bwithout (?:asking|telling me|checking|testing|running|reading|"
+       r"looking)\b"),
     _p(_EXP, "you didn't|you did not|you never", r"\byou (?:didn't|did not|never) (?:even )?(?:run|test|check|read|"
        r"look at|ask|verify|try|compile|execute|open)\b"),
     _p(_EXP, "instead|the right|the correct|the proper", r"\binstead,? you\b|\bthe (?:right|correct|proper) "
@@ -221,30 +250,43 @@ ENGLISH = (
 
 #: Chinese patterns, by reason code (no word boundaries in Chinese: lookarounds keep "对不对"/"行不行" out)
 CHINESE = (
-    _p(_NEG, "不对|不行", r"(?<!对)不对|(?<!行)不行(?!不行)"),
-    _words(_NEG, "不合理 错了 搞错 弄错 写错 改错 做错 理解错 太差 很差 垃圾 胡说 瞎改 乱改 乱写 瞎写 一团糟 糟糕 莫名其妙 离谱 敷衍 偷懒 "
-           "你把我的 \U0001f44e"),
-    _p(_NEG, "坏|砸|没用|不是我", r"(?:改|弄|搞|写)(?:坏|砸)|没用(?!过)|不是我(?:要|想要)的"),
+    # a negation is bounded by the characters around it: 不对称 (asymmetric), 不对外 (not public), 对不对 and
+    # 是不是不对 (questions), 不错 (good), 没用的 (unused), 垃圾回收 (garbage collection), 改错别字 (fix typos)
+    _p(_NEG, "不对|不行", r"(?<!对)(?<!是不是)不对(?![称应齐外接准付照比吗呢])|(?<!行)不行(?!不行|业)"),
+    _words(_NEG, "不合理 搞错 弄错 写错 做错 理解错 太差 很差 胡说 瞎改 乱改 乱写 瞎写 一团糟 糟糕 莫名其妙 离谱 敷衍 偷懒 "
+           "你把我的 你干的好事 \U0001f44e"),
+    _p(_NEG, "错了|改错|垃圾", r"(?<![不没报])错了|改错(?!别字|字)|垃圾(?!回收|桶|邮件|短信|分类|清理|收集)"),
+    _p(_NEG, "坏|砸|没用|不是我", r"(?:改|弄|搞|写)(?:坏|砸)|没用(?=[了啊呀吧。！!？?，,\s]|$)|不是我(?:要|想要)的"),
     _p(_NEG, "都|全|你的", r"(?:都|全)(?:删|删掉|改|弄乱|搞乱)了|你的(?:改动|修改|修复|代码|提交)[^，。！？]{0,10}"
        r"(?:导致|搞|弄|让)"),
-    _p(_COR, "不是|的是|我没", r"不是(?:这个|这样|那个|那样|我要的|我说的)|我(?:明明|刚才|之前|本来)?(?:要|说|想要|指)的是|"
-       r"我(?:没|没有)(?:让|叫|要求)你"),
+    _p(_NEG, "根本|压根|完全", r"(?:根本|压根|完全)就?(?:没(?!必要|关系|问题)|不(?!用|需要|必|要紧|影响|一样|同))"),
+    _p(_NEG, "你", r"你(?:写|改|加|给|做|生成)的[^，。！？]{0,15}(?:没有?(?!问题|毛病)|不(?!错)|错|有问题|跑不|过不|挂了|崩了)|"
+       r"你(?:瞎)?编(?:了|造)|你[^，。！？]{0,4}(?:重写|改写|重构)了?(?:整个|全部|所有)|"
+       r"(?:你|改动|修改|这样改|这么改)[^，。！？]{0,10}(?:破坏|搞乱|弄乱)了"),
+    _p(_NEG, "被你", r"被你(?:改|删|弄|搞|写)(?:坏|乱|错|丢|没|掉|光)"),
+    _p(_NEG, "都没|解决|真正的", r"(?:跑|测|试|看)都没(?:跑|测|试|看)|没(?:有)?解决(?:问题|任何)|不是真正的(?:修复|解决)"),
+    _p(_COR, "不是|的是|我没|让你", r"(?<!是)不是(?:这个|这样|那个|那样|我要的|我说的)|我(?:明明|刚才|之前|本来)?(?:要|说|想要|指)的是|"
+       r"我(?:没|没有)(?:让|叫|要求)你|不是让你|我(?:只|就|是)(?:让|叫)你"),
     _p(_COR, "再|回", r"(?:不要|别)再|(?:改|换)回(?:去|来)"),
-    _words(_COR, "撤销 回滚 还原"),
-    _p(_REC, "你|又|每次|次了|次|遍", r"你(?:又|还是|总是|老是|每次都)|又(?:错|忘|犯|搞错|弄错|改错|写错|来了)|"
+    _p(_COR, "撤销|回滚|还原", r"(?:撤销|回滚|还原)(?:掉|一下)?(?:你|刚才|刚刚|上一次|上次|这次|这个|那个|所有)[^，。！？]{0,6}"
+       r"(?:修改|改动|更改|提交)|^(?:撤销|回滚|还原)(?:吧|掉|一下)?[。！!]?$"),
+    _p(_REC, "你|又|每次|次了|次|遍|让你|叫你", r"你(?:又|总是|老是|每次都)|你还是(?:没|不|错|忘|在|这样|老样子)|"
+       r"又(?:错|忘|犯|搞错|弄错|改错|写错|来了)|又是(?:这个|同样的|一样的|同一个)|"
        r"每次(?:都|你都)(?:错|忘|这样|不|没|要我|让我|得我)|第[二三四五六七八九十几\d]{1,3}次了|"
-       r"(?:说|讲|提醒|告诉你)(?:了|过)(?:好|很)?(?:多少|几|多)(?:次|遍)", standalone=True),
-    _p(_REC, "又|还是|仍然|依然|依旧|老是|总是", r"又(?:失败|报错|出错|挂了|崩了|不行|没)|还是(?:不|没|错|报错|一样|失败|有问题|"
-       r"老样子)|(?:仍然|依然|依旧)(?:不|没|错|报错|失败|有问题)|(?:老是|总是)(?:错|忘|不|没|报错|失败)"),
-    _p(_RES, "我|过|你说|你讲|不是说", r"我(?:已经|刚才|刚刚|之前|早就|明明|不是|都)(?:已经)?(?:说|讲|告诉你|提|写|强调)"
+       r"(?:说|讲|提醒|告诉你)(?:了|过)(?:好|很)?(?:多少|几|多)(?:次|遍)|"
+       r"(?:昨天|上次|之前|刚才|早)就?(?:让|叫|要)你", standalone=True),
+    _p(_REC, "又|还是|仍然|依然|依旧|老是|总是", r"又(?:失败|报错|出错|挂了|崩了|红了|坏了|不行|没)|还是(?:不行|不对|没(?:有)?(?:变|用|好|"
+       r"解决|修)|错|报错|一样|失败|有问题|老样子)|(?:仍然|依然|依旧)(?:不|没|错|报错|失败|有问题)|(?:老是|总是)(?:错|忘|不|没|报错|失败)"),
+    _p(_RES, "我|过|你说|你讲|不是说", r"我(?:已经|刚才|刚刚|之前|早就|明明|不是|都)(?:已经)?(?:说|讲|告诉你|强调)"
        r"(?:过|了)|我(?:说|讲|告诉你|提|强调)过|(?:跟|和)你(?:说|讲)(?:过|了)|告诉过你|不是说(?:了|过|好)",
        standalone=True),
     _p(_RES, "上面|前面|之前|忘", r"(?:上面|前面|之前)(?:已经)?(?:说|写|提|讲)(?:过|了)|你(?:忘了|忘记了)"),
-    _p(_RHE, "为|是不是|怎么|咋", r"你为(?:什么|啥)|为(?:什么|啥)你|你是不是(?:没|不|又|忘)|你(?:怎么|咋)(?:又|会|能|还|就|"
-       r"敢|老是|总是)|怎么(?:又|还是|还(?:在|是|没|不))|为什么(?:要|又|还)(?:删|改|动|加|把|用)"),
+    _p(_RHE, "为|是不是|怎么|咋|干", r"你为(?:什么|啥)(?!认为|觉得|推荐|建议|选择|这么说)|为(?:什么|啥)你(?!认为|觉得|推荐|建议)|"
+       r"你是不是(?:没|不|又|忘)|你(?:怎么|咋)(?:又|会|能|还|就|敢|老是|总是)|怎么(?:又|还是|还(?:在|是|没|不))|"
+       r"为什么(?:又|还)(?:删|改|动|加|把|用)|为什么要(?:删|改|动)|你(?:加|改|删|动|写|弄)[^，。！？]{0,4}(?:干什么|干嘛|做什么)"),
     _p(_RHE, "谁|凭什么|干嘛", r"谁(?:让|叫|允许)你|凭什么|你干嘛"),
-    _p(_EXP, "应该|该|不先|你却|没", r"应该先|你(?:本来|本)?应该|本来应该|早(?:就)?(?:应该|该)|不应该(?:先)?(?:把|去|改|删|"
-       r"动|直接)|为什么不先|你却|你(?:根本|压根|都|也)?(?:没|没有)(?:看|读|跑|测|运行|检查|验证)"),
+    _p(_EXP, "应该|该|不先|你却|没|一上来", r"应该先|你(?:本来|本)?应该|本来应该|早(?:就)?(?:应该|该)|不应该(?:先)?(?:把|去|改|删|"
+       r"动|直接)|为什么不先|你却|你(?:根本|压根|都|也)?(?:没|没有)(?:看|读|跑|测|运行|检查|验证)|(?:别|不要)一上来就"),
 )
 #: every pattern, English first
 PATTERNS = ENGLISH + CHINESE
@@ -266,6 +308,11 @@ _OPERATION_MAX = 80
 _SLASH_COMMAND = r"\s*/[A-Za-z][\w:.-]*(?:\s|$)"
 _FENCE = r"(?sm)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)"
 _QUOTED = r"(?m)^[ \t]*>.*$"
+#: a phrase in quotes is named, not said: double quotes (straight and curly, already made straight), backticks,
+#: CJK corner brackets, and single quotes where they are not apostrophes (an opening one follows no letter, a
+#: closing one is followed by none, one inside is followed by a letter: 'that's not what I asked')
+_PHRASE = (r'"[^"\n]{0,300}"|`[^`\n]{0,300}`|\u300c[^\u300d\n]{0,300}\u300d|\u300e[^\u300f\n]{0,300}\u300f|'
+           r"(?<![\w'])'(?=\S)(?:[^'\n]|'(?=\w)){0,300}?(?<=\S)'(?!\w)")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 #: words of the complaint itself, not of its topic: kept out of a capture's keywords
 _COMPLAINT_WORDS = frozenset(stem(w) for w in """
@@ -310,6 +357,9 @@ def cleaned(prompt: str) -> str:
         prompt = re.sub(_FENCE, "", prompt)
     if ">" in prompt:
         prompt = re.sub(_QUOTED, "", prompt)
+    prompt = prompt.translate(_QUOTES)
+    if any(mark in prompt for mark in "\"`'\u300c\u300e"):
+        prompt = re.sub(_PHRASE, " \u2026 ", prompt)
     text = _normal(prompt)
     return text if len(text) <= _HEAD + _TAIL else text[:_HEAD] + " \n " + text[-_TAIL:]
 
@@ -346,14 +396,16 @@ def classify(prompt: str, referent: Callable[[], Optional[bool]] = lambda: None)
     """The prompt's :class:`Classification`, or ``None`` when it is not dissatisfaction (or is skipped).
 
     ``referent`` is asked only when every matching pattern needs a referent: ``True`` (earlier agent work
-    exists), ``False`` (a transcript without any: the first turn) or ``None`` (unknown, trusted)."""
+    exists), ``False`` (a transcript without any: the first turn, not captured) or ``None`` (unknown: captured
+    with :attr:`Classification.ask` set, for the reviewer to confirm before it counts)."""
     if skipped(prompt):
         return None
     text = cleaned(prompt)
     reasons, standalone = matches(text)
-    if not reasons or (not standalone and referent() is False):
+    known = True if standalone or not reasons else referent()
+    if not reasons or known is False:
         return None
-    return Classification(reasons, _keywords(text))
+    return Classification(reasons, _keywords(text), ask=known is None)
 
 
 def transcript_referent(path: Optional[str], limit: int = TRANSCRIPT_TAIL) -> Optional[bool]:
