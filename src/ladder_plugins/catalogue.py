@@ -299,7 +299,7 @@ NEW_CODE = Rule(
 
 
 def _lint(code: str, key: str, what: str, summary: str) -> Rule:
-    """A rule of the work-log and knowledge-base lint (DESIGN §13): raised by the lint, no limit, no history."""
+    """A rule of the work-log and knowledge-base lint: raised by the lint, no limit, no history."""
     family = "kb" if key.startswith("kb_") else "worklog"
     scope = "note" if family == "kb" else "report"
     return Rule(code, key, family, scope, None, "meta", what, summary, _DOC, source="worklog-lint")

@@ -243,7 +243,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def _lint_items(session: pytest.Session, state: _State, items: list[pytest.Item]) -> list[pytest.Item]:
-    """The configured work logs and knowledge base, each an item (DESIGN §13); with paths given, those under
+    """The configured work logs and knowledge base, each an item; with paths given, those under
     them; a work log pytest collected itself (it was given, or under a directory it walked) is not made twice.
     Nothing of the lint is imported unless one is configured."""
     if not state.settings.worklog.files and state.settings.worklog.kb is None:

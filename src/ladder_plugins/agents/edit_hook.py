@@ -1,4 +1,4 @@
-"""``ladder hook post-edit``: the seed's convergence breaker for structural feedback (DESIGN §12).
+"""``ladder hook post-edit``: a convergence breaker for structural feedback (``docs/how-to/agent-hooks.md``).
 
 An agent that edits a unit and leaves it over a limit it was already over is circling: the
 same feedback, given again, without converging. The lint run finds that later, as a
@@ -16,8 +16,8 @@ What it does, and why it stops there:
 * "Before" is what the history knows: a fingerprint the history holds red, or one that this
   edit, counted as one more occurrence, makes a recurring hotspot. A unit the edit did not
   change (its version is one the history already has) is not mentioned: reminding an agent
-  of a legacy unit it did not touch is noise, and noise is what got the seed's execution
-  guard retired (the judging: :mod:`.edit_findings`).
+  of a legacy unit it did not touch is noise, and a guard that is mostly noise gets turned off
+  (the judging: :mod:`.edit_findings`).
 * It records nothing in the history (the lint run does that, with the whole run). The one
   thing it writes is a tiny per-session counter, ``<history_dir>/hooks/sessions/<id>.json``,
   so it can say how many edits of this session left the unit unfixed; bounded, pruned,

@@ -1,4 +1,4 @@
-"""``ladder hook prompt``: the prompt hook of Claude Code, Codex and Gemini CLI (DESIGN §12).
+"""``ladder hook prompt``: the prompt hook of Claude Code, Codex and Gemini CLI (``docs/how-to/agent-hooks.md``).
 
 It runs before the agent sees each prompt, so it must never make the user wait:
 

@@ -1,4 +1,4 @@
-"""``ladder rules sync|check|show``: the managed rules block in agents' rules files (DESIGN §12)."""
+"""``ladder rules sync|check|show``: the managed rules block in agents' rules files."""
 
 from __future__ import annotations
 

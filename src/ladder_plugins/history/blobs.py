@@ -1,4 +1,4 @@
-"""The red violations of a file as one git blob holds it, found once per blob (DESIGN §10).
+"""The red violations of a file as one git blob holds it, found once per blob.
 
 Only what the gate asks about is measured: the units (and, if asked, the file rules)
 whose fingerprints the run violates now, not every unit of every past version. A

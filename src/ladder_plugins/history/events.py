@@ -1,4 +1,4 @@
-"""The records of ``events.jsonl``, one JSON object per line (DESIGN §6).
+"""The records of ``events.jsonl``, one JSON object per line (``docs/reference/schemas.md``).
 
 An :class:`Event` is one violation seen in one run, with every field. A
 :class:`Sighting` (``"kind": "seen"``, schema 2) is one run seeing again violations

@@ -1,4 +1,6 @@
-"""What git adds to a run's gate: past occurrences, the adoption point, the base of ``mode = "new"`` (DESIGN §10).
+"""What git adds to a run's gate: past occurrences, the adoption point, the base of ``mode = "new"``.
+
+``docs/explanation/recurrence.md`` ("Recurrence from git") says what each of them means to a user.
 
 :class:`GitEvidence` is the gate's one way into git, for one run (one process): it asks
 each question at most once and keeps the answers. The parts it puts together:

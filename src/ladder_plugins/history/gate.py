@@ -1,4 +1,4 @@
-"""The gate: does this run fail? (DESIGN §7)
+"""The gate: does this run fail? (``docs/explanation/recurrence.md`` says it for users.)
 
 Decided from the history *before* the run plus the run's own events, so the result
 does not depend on how workers were scheduled or in which order they recorded.

@@ -1,4 +1,4 @@
-"""Reading a git repository through the ``git`` command (DESIGN §10): the questions a run asks it.
+"""Reading a git repository through the ``git`` command: the questions a run asks it.
 
 Only what recurrence from git and new-code gating need: where the work tree is,
 whether the clone is shallow, the commits of a time window with the Python files

@@ -1,4 +1,4 @@
-"""Pruning the log (DESIGN §6), in memory proportional to what it folds, not to the log.
+"""Pruning the log, in memory proportional to what it folds, not to the log (``docs/explanation/store.md``).
 
 Records older than retention leave the log; when what remains exceeds the size cap,
 whole days, oldest first, leave it too, down to 80 % of the cap, never the newest

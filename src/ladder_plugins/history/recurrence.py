@@ -1,4 +1,4 @@
-"""Recurrence: occurrences, hotspots, patterns and the per-day trend (DESIGN §7).
+"""Recurrence: occurrences, hotspots, patterns and the per-day trend (``docs/explanation/recurrence.md``).
 
 An *occurrence* is the feedback "this unit violates this rule" given again. With
 ``count = "edits"`` (default) it is the first red sighting of a fingerprint, then the

@@ -1,7 +1,7 @@
 """``ladder metrics``: every unit's numbers, as text for people and JSON for programs.
 
-The JSON of ``ladder metrics`` is a documented contract (README, "ladder metrics
---format json"): keys are only ever added, never renamed.
+The JSON of ``ladder metrics`` is a documented contract (``docs/reference/output-formats.md``,
+"ladder metrics --format json"): keys are only ever added, never renamed.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _file_json(report: FileReport) -> dict[str, Any]:
 
 
 def metrics_json(result: AnalysisResult) -> str:
-    """The ``ladder metrics --format json`` contract (README)."""
+    """The ``ladder metrics --format json`` contract (``docs/reference/output-formats.md``)."""
     files = [_file_json(report) for report in result.analysed]
     skipped = [{"path": r.path, "reason": r.skipped} for r in result.skipped]
     return json.dumps({"files": files, "skipped": skipped}, indent=2)

@@ -1,8 +1,8 @@
-"""The managed rules block (DESIGN §12): a projection of the feedback that kept coming back, not a log.
+"""The managed rules block: a projection of the feedback that kept coming back, not a log.
 
 The block is a pure function of state: recurring LAD hotspots and patterns from the
-history's read side, and tracker items that qualify by severity and count (the seed's
-thresholds: Blocker after 1 occurrence, Critical after 2, Major after 3). It is
+history's read side, and tracker items that qualify by severity and count (Blocker after 1
+occurrence, Critical after 2, Major after 3; ``docs/how-to/rules-block.md``). It is
 rebuilt whole every time, so it never accumulates and nobody has to prune it:
 
 - *merge*: sections whose rendered bodies are identical are one section (counts
@@ -17,7 +17,7 @@ rebuilt whole every time, so it never accumulates and nobody has to prune it:
 Everything taken from the history, the state file or the code is reduced to a safe
 character set (:func:`safe_text`) and every line is normalised again when rendered,
 so no value can add a line, a marker, markup or an ANSI sequence to an agent's context.
-Severity of a tracker item (documented in the README; the item as ``tracker.item`` reads
+Severity of a tracker item (documented in ``docs/how-to/rules-block.md``; the item as ``tracker.item`` reads
 it, whether it is due as ``tracker.promotion`` decides): a ``severity`` set by hand
 (``item["ladder"]["severity"]``, else the item's own ``severity``) wins; otherwise an
 item that needs promotion is *Critical* when a check exists for it (recommended
@@ -64,7 +64,7 @@ DEMOTED_PREFIX = "- "
 DEMOTED_SUFFIX = " (shortened to fit)"
 MORE_PREFIX = "\u2026 and "
 SEVERITIES = ("Blocker", "Critical", "Major")
-#: the seed's thresholds: how many occurrences make a piece of feedback of this severity qualify
+#: how many occurrences make a piece of feedback of this severity qualify
 THRESHOLDS = {"Blocker": 1, "Critical": 2, "Major": 3}
 DEFAULT_FILES = (".agent/rules/feedback-loop.md",)
 DEFAULT_MAX_BYTES = 6144

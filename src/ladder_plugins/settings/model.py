@@ -60,7 +60,8 @@ class RecurrenceSettings:
     git_since: Optional[str] = None
     git_max_commits: int = 200
     shallow: str = "error"
-    #: 15 from click, jinja and requests: 21 of their 22 commits of 16-20 files were sweeps (README, Benchmarks)
+    #: 15 from click, jinja and requests: 21 of their 22 commits of 16-20 files were sweeps
+    #: (``docs/explanation/performance.md``, "Recurrence from git on real repositories")
     sweep_files: int = 15
     ignore_revs: tuple[str, ...] = ()
 

@@ -1,7 +1,7 @@
 """What people read of the key table: the configuration reference in Markdown, and ``ladder init``'s starter.
 
 Both are made from :data:`.keys.KEYS`, so neither can name a key the parser does not know or miss one it
-does; ``tests/test_config_keys.py`` checks that the README's reference table is :func:`reference_markdown`.
+does; the documentation site's configuration page is :func:`reference_markdown` (``docs/_hooks/ladder_docs``).
 Nothing here runs when settings are loaded.
 """
 

@@ -4,7 +4,7 @@ Sources (``sources/``, each a plugin of the ``ladder_feedback_sources`` hook: ``
 ``journal``, ``docs``, ``hooks``, ``enforced``, ``hotspots``) find feedback at the four
 levels of the ladder; a scan (``scan``, with ``keywords``) matches it into the items of
 the state file (``state``), counts each source's identity once and recommends a level by
-the rules of ``docs/explanation`` in the README's tracker section, with a check from the
+the rules of ``docs/explanation/ladder.md`` ("Levels and promotion"), with a check from the
 topic table (``topics``). The read side reads each item once, typed (``item``); when an
 item should climb, what to do about it and what is overdue is decided in one place
 (``promotion``); ``render`` makes the reports from those and ``service`` is what the front

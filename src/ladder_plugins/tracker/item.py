@@ -1,11 +1,11 @@
 """A tracker item as the read side sees it: the state file's dict read once, checked, typed.
 
-The state file keeps items as the seed's skill writes them (``state``): the scan changes
+The state file keeps items in the schema's form (``state``): the scan changes
 those dicts in place, so that unknown keys survive. Everything that only reads an item (the
 reports, the rules block, ``ladder feedback check``, the HTML report, ``ladder doctor``)
 reads it here, into a :class:`TrackerItem`, and nowhere else:
 
-- the seed's fields must have the seed's types where present (``id`` and ``topic``
+- the schema's fields must have the schema's types where present (``id`` and ``topic``
   non-empty strings, ``occurrences`` and the two levels whole numbers from 0 to 10⁹,
   ``keywords`` a list, ``ladder`` an object with a ``sources`` list); an item that has not
   is not read (:class:`ItemError`, naming the item and the key) and is kept in the file as
@@ -73,7 +73,7 @@ def _text_or_none(value: Any) -> Optional[str]:
 
 @dataclass(frozen=True)
 class TrackerItem:
-    """One tracked piece of feedback (the seed's fields, and what ladder keeps under ``ladder``)."""
+    """One tracked piece of feedback (the schema's fields, and what ladder keeps under ``ladder``)."""
 
     id: str
     topic: str
@@ -116,7 +116,7 @@ class TrackerItem:
 
 
 def _check(raw: Any) -> None:
-    """:class:`ItemError` for the first of the seed's fields (in the seed's order) that has not the seed's type."""
+    """:class:`ItemError` for the first of the schema's fields (in its order) that has not the schema's type."""
     if not isinstance(raw, dict):
         raise ItemError("", "", f"is not an object (found {type(raw).__name__})")
     name = name_of(raw)

@@ -1,6 +1,6 @@
 """Keywords of a piece of feedback, and the built-in rule for which item it joins.
 
-Deterministic and documented (README, "The feedback-ladder tracker"): the words of
+Deterministic and documented (``docs/explanation/ladder.md``, "Matching feedback into items"): the words of
 the text, lower-cased, stop words dropped, each reduced by a few suffix rules; a
 sighting joins the item it overlaps most when they share at least
 :data:`MIN_SHARED` keywords or their Jaccard index is at least :data:`MIN_JACCARD`.

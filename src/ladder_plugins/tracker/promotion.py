@@ -4,7 +4,8 @@ writes ``recommended_level`` and ``promoted`` with :func:`recommended_level` and
 :func:`is_promoted`; the reports, ``ladder feedback check``, the pytest item and the HTML report
 read the rest from here.
 
-The seed's rule: 1 occurrence → level 1, 2 → level 2, 3 or more → level 4 where the topic
+The rule (``docs/explanation/ladder.md``, "Levels and promotion"): 1 occurrence → level 1,
+2 → level 2, 3 or more → level 4 where the topic
 table knows a check for the topic, else level 3. An item needs promotion (is *due*) while it is
 not promoted; the most urgent is the one furthest below its level, then with the most
 occurrences, then due the longest.
@@ -33,7 +34,7 @@ _GENERIC = {
 
 
 def recommended_level(occurrences: int, topic: Optional[Topic]) -> int:
-    """The seed's rule: 1 → 1, 2 → 2, 3 or more → 4 with a known check for the topic, else 3."""
+    """1 → 1, 2 → 2, 3 or more → 4 with a known check for the topic, else 3."""
     if occurrences <= 1:
         return 1
     if occurrences == 2:
@@ -47,7 +48,8 @@ def is_promoted(current_level: int, recommended: int) -> bool:
 
 
 def due(item: TrackerItem) -> bool:
-    """Whether an item needs promotion: it is not promoted (as the last scan, or the seed's skill, wrote it)."""
+    """Whether an item needs promotion: it is not promoted (as the last scan, or another tool of the schema,
+    wrote it)."""
     return not item.promoted
 
 

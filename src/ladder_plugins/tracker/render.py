@@ -1,4 +1,4 @@
-"""``ladder feedback report``: the seed's "Feedback Encoding Ladder Analysis" (Markdown), text, and JSON
+"""``ladder feedback report``: the "Feedback Encoding Ladder Analysis" (Markdown), text, and JSON
 (schema ``ladder-feedback``, version 1).
 
 Every value read from the state, the sources or the topic table is made safe here, by
@@ -82,7 +82,7 @@ def _md_urgent(urgent: Optional[TrackerItem]) -> str:
 
 
 def report_markdown(tracked: Tracked, topics: Sequence[Topic], state_path: str) -> str:
-    """The seed's "Feedback Encoding Ladder Analysis"."""
+    """The "Feedback Encoding Ladder Analysis" (its layout: ``docs/how-to/feedback-tracker.md``, "Reports")."""
     items = tracked.items
     waiting, done = [i for i in items if due(i)], [i for i in items if not due(i)]
     lines = ["## Feedback Encoding Ladder Analysis", "", f"### State file: {md_escape(state_path)}",

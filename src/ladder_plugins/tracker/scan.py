@@ -6,8 +6,8 @@ plugin matcher first, the keyword rule of :mod:`.keywords` otherwise) or starts 
 item. A sighting whose identity an item already holds changes nothing: scanning twice
 counts nothing twice. Occurrences are the distinct places the feedback was given or
 written down (levels 1-3, and ladder's own hotspots); an enforced check (level 4)
-only says where an item is encoded and never starts one. The levels follow the seed's
-rule, as :mod:`.promotion` decides it: 1 occurrence → level 1, 2 → level 2, 3 or more →
+only says where an item is encoded and never starts one. The levels follow the rule of
+``docs/explanation/ladder.md``, as :mod:`.promotion` decides it: 1 occurrence → level 1, 2 → level 2, 3 or more →
 level 4 where a known check exists for the topic, else level 3; ``promoted`` is
 ``current_level >= recommended_level``. The scan changes the state's dicts in place (so
 unknown keys survive); it updates only those that read as items (:mod:`.item`).

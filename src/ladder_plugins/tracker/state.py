@@ -1,10 +1,11 @@
-"""The tracker's state file, ``.claude/feedback-ladder-state.json``: the seed's schema, version 1, kept.
+"""The tracker's state file, ``.claude/feedback-ladder-state.json``: its schema, version 1, kept.
 
-A file written by the seed's skill is read and extended; one written here is valid for
-it. Unknown keys (of the file and of each item) are kept as they are, in their order;
+The schema is ``docs/reference/schemas.md``'s ("The feedback tracker's state file"). A file
+another tool wrote in it is read and extended; one written here is valid for that tool.
+Unknown keys (of the file and of each item) are kept as they are, in their order;
 what the tracker adds to an item lives under its one extra key, ``ladder``. Writes are
 atomic (a synced temporary file renamed over the old one) and made under a lock, so
-two scans never interleave. A file that is not JSON, or not the seed's shape, is kept
+two scans never interleave. A file that is not JSON, or not the schema's shape, is kept
 aside and a new one started; a newer version is left alone (read-only), with one
 warning either way; an item whose own fields are malformed (:mod:`.item` says which) is
 kept as it is and not updated.
@@ -186,7 +187,7 @@ def _layout(data: dict[str, Any]) -> str:
 
 
 def _shape_problem(data: Any) -> Optional[str]:
-    """Why ``data`` is not the seed's state object, or ``None``."""
+    """Why ``data`` is not a state object of the schema, or ``None``."""
     if not isinstance(data, dict):
         return "not a JSON object"
     version = data.get("version")

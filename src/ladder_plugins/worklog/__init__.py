@@ -1,4 +1,4 @@
-"""The work-log and knowledge-base lint: the forced-feedback-loop format made level 4 (DESIGN §13).
+"""The work-log and knowledge-base lint: the forced-feedback-loop format made level 4 (``docs/how-to/worklog.md``).
 
 A work log (``work-log.md``: reports newest on top, each under a line-count header) is
 read by ``parse`` and judged by ``lint`` (with ``contract``, ``references`` and

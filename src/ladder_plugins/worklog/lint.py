@@ -7,7 +7,7 @@ between reports and none after the last, and ``lines:`` equal to the prose count
 ``contract``, ``references`` and ``final`` add theirs; with ``final=True`` the FAIL gate
 comes last, as it reads what the others found.
 
-Notes say where the seed's awk one-liner would disagree (it counts other lines, see
+Notes say where the skill's awk one-liner would disagree (it counts other lines, see
 ``parse``) and which mismatches a correction report acknowledges, so that a user who
 runs the one-liner is not surprised. :func:`awk_verdicts` emulates the one-liner
 exactly; the tests hold it against real gawk.
@@ -168,7 +168,7 @@ def _structure(log: WorkLog, allow_gaps: bool) -> list[Problem]:
 
 @dataclass(frozen=True)
 class AwkVerdict:
-    """One stretch the seed's awk one-liner counts as a report: from a line that starts with ``=== Report``
+    """One stretch the skill's awk one-liner counts as a report: from a line that starts with ``=== Report``
     (``start``; ``None`` for the lines above the first one) to the next such line."""
 
     start: Optional[int]

@@ -1,7 +1,7 @@
 """What ``ladder worklog check`` and ``ladder kb check`` print: text, JSON, SARIF, GitHub commands.
 
 Text is ``path:line:col: CODE message [rule key]`` per problem, the form editors and
-problem matchers read, then the notes (where the seed's awk one-liner would disagree,
+problem matchers read, then the notes (where the skill's awk one-liner would disagree,
 a mismatch a correction report acknowledges), then one verdict line. JSON is a
 versioned contract (``"schema": "ladder-worklog", "version": 1``). Every value that
 came from a file is cleaned here, the one place this output is built.

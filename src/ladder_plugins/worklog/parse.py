@@ -3,12 +3,12 @@
 The file is cut at its header lines. A *header* is any line that opens with ``===`` and
 names a report or the final block, well-formed or not, so that one malformed header
 does not merge two reports into one. A report runs from its header to the line before
-the next header; its *count* is the seed's prose definition: header through the last
+the next header; its *count* is the skill's prose definition: header through the last
 content line, where the lines after it (blank lines and the ``---`` separator) are not
-counted and interior blank lines are. The seed's awk one-liner counts differently (it
+counted and interior blank lines are. The skill's awk one-liner counts differently (it
 skips every empty line and every line that starts with ``---``, and counts lines made
 of spaces); :attr:`Report.awk_count` is what it would say, so a message can warn where
-the two disagree.
+the two disagree (``docs/how-to/worklog.md``, "The skill's awk one-liner, compared").
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 # are read with [0-9], never \d, which takes every script's digits and hands int() a '٣'.
 
 #: a line that is meant as a header: ``===`` then ``Report`` or ``FINAL``, however the rest is written; every
-#: line the seed's awk one-liner takes for a header (``^=== Report``, ``=== Reports`` too) is one, so that
+#: line the skill's awk one-liner takes for a header (``^=== Report``, ``=== Reports`` too) is one, so that
 #: ``awk_count`` is what it counts
 _CANDIDATE = re.compile(r"^\s*={2,}\s*(?:report|final\b)", re.I)
 _REPORT = re.compile(
@@ -112,12 +112,12 @@ class Report:
     body: tuple[str, ...]
     #: the lines after the last content line, up to the next header: blank lines and separators
     tail: tuple[str, ...]
-    #: what the seed's awk one-liner counts for this report
+    #: what the skill's awk one-liner counts for this report
     awk_count: int
 
     @property
     def count(self) -> int:
-        """Header through last content line, the seed's prose definition."""
+        """Header through last content line, the skill's prose definition."""
         return 1 + len(self.body)
 
     @property
@@ -190,7 +190,7 @@ def _header_fields(line: str) -> dict[str, object]:
 
 
 def _awk_count(lines: Sequence[str]) -> int:
-    """The seed's one-liner's count of a report's lines (header included): every line but the empty ones and
+    """The skill's one-liner's count of a report's lines (header included): every line but the empty ones and
     those that start with ``---``; a carriage return or a space makes a line count."""
     return sum(1 for i, line in enumerate(lines) if i == 0 or not (line == "" or line.startswith("---")))
 

@@ -3,7 +3,7 @@
 A *relative reference* is ``K-report-below`` or ``K-reports-below`` (either number,
 any case), optionally followed by ``line N below`` (a comma between them or not): the
 K-th report under this one, counted by place (not by number; a FINAL REPORT is a place),
-and its N-th line, the header being line 1 (the seed's §2.4). Messages give K and N as
+and its N-th line, the header being line 1 (the skill's §2.4). Messages give K and N as
 written, however many digits they have. An *absolute reference* is ``Report #N`` or
 ``R#N`` in a body (headers are exempt). A *correction* is a body line that opens with
 ``CORRECTION:``; a report holding one is a *correction report*, whose other lines may
@@ -88,7 +88,7 @@ def is_correction(report: Report) -> bool:
 
 
 def correction_line(steps: int, declared: int, actual: int) -> str:
-    """The seed's correction line (the form the writer writes and this module reads)."""
+    """The skill's correction line (the form the writer writes and this module reads)."""
     return f"CORRECTION: {steps}-{'report' if steps == 1 else 'reports'}-below header declares lines: " \
            f"{declared}, actual is {actual}."
 

@@ -180,7 +180,7 @@ def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written
 
 
 def correction_body(steps: int, declared: int, actual: int) -> list[str]:
-    """The seed's correction report body, naming the corrected report ``steps`` reports below (its first line
+    """The skill's correction report body, naming the corrected report ``steps`` reports below (its first line
     the form the lint reads, :func:`.references.correction_line`)."""
     from .references import correction_line
 

@@ -4,9 +4,9 @@ A built-in source of the ``ladder_feedback_sources`` hook. Claude Code, Codex an
 share one shape (``hooks`` maps an event to matcher groups, each group a list of hooks), so
 one reader serves JSON and TOML alike. Each hook is one sighting: its command (or prompt)
 with its event and matcher in words, so "run ruff after every edit" meets a PostToolUse hook
-running ``ruff check``. The seed calls ``hooks.json`` level 4; its own ladder says hooks are
-tool design, so they are level 3 here. What has the wrong shape is skipped, what is right is
-kept, and each file is warned about once.
+running ``ruff check``. Hooks are tool design on the ladder (``docs/explanation/ladder.md``),
+so they are level 3 here, even where a ``hooks.json`` is called level 4. What has the wrong
+shape is skipped, what is right is kept, and each file is warned about once.
 """
 
 from __future__ import annotations
