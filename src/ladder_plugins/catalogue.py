@@ -311,8 +311,9 @@ _WORKLOG = (
     _lint("LAD300", "worklog_unreadable", "work log cannot be read",
           "The work log must be a UTF-8 text file of reports; the message names the byte or the reason."),
     _lint("LAD301", "worklog_header", "malformed report header",
-          "Every report opens with '=== Report #N | lines: L | elapsed: MM:SS | type: T ===', the final block "
-          "with '=== FINAL REPORT | elapsed: MM:SS | loops: N ==='; nothing precedes the first header."),
+          "Every report opens with '=== Report #N | lines: L | elapsed: MM:SS | type: T ===' (in count mode "
+          "ending '| loop: N of M': N the loop reports at and below it, M the contract's min_required_loops), the "
+          "final block with '=== FINAL REPORT | elapsed: MM:SS | loops: N ==='; nothing precedes the first header."),
     _lint("LAD302", "worklog_lines", "wrong line count",
           "'lines:' is the number of lines from the header through the report's last content line, interior "
           "blank lines included, trailing blank lines and the '---' separator excluded."),
@@ -328,7 +329,8 @@ _WORKLOG = (
           "Report #0 is the start contract: its exact keys, case-sensitive, in the exact order, none missing."),
     _lint("LAD308", "worklog_contract_value", "start contract value",
           "Each start contract value has its form: task_type from its list, integers or null, a YYYY-MM-DD "
-          "date, an HH:MM time, a list of done_definition bullets."),
+          "date, an HH:MM time, a list of done_definition bullets; Report #0 is written within one minute "
+          "(elapsed 01:00 at most)."),
     _lint("LAD309", "worklog_termination", "no termination mode",
           "At least one of min_required_minutes and min_required_loops is set; both null is invalid."),
     _lint("LAD310", "worklog_reference", "unresolved relative reference",
@@ -340,7 +342,7 @@ _WORKLOG = (
           "line counts."),
     _lint("LAD313", "worklog_final", "malformed final report",
           "The FINAL REPORT block has every field of the skill's end block, and 'loops:' is the number of "
-          "feedback reports."),
+          "loop reports (typed feedback, or recording two of the loop's steps)."),
     _lint("LAD314", "worklog_fail_gate", "strict FAIL gate item missing",
           "With --final: the items of the skill's strict FAIL gate that a program can check are all present."),
     _lint("LAD320", "kb_layout", "knowledge base layout",

@@ -20,7 +20,8 @@ _ACTION_HELP = {
               "  ladder worklog check --format github       annotations in a GitHub Actions job"),
     "add": ("write the report on stdin on top, under a computed header and one '---', atomically and locked",
             "  printf 'DIAGNOSE: ...\\nPROPOSE: ...\\n' | ladder worklog add --type feedback\n"
-            "  ladder worklog add --type milestone --elapsed 14:30 < report.txt"),
+            "  ladder worklog add --type milestone --elapsed 14:30 < report.txt\n"
+            "  ladder worklog add --loop '2 of 5' < report.txt     the header's loop field (count mode writes it)"),
     "correct": ("write a correction report on top for each header whose count is wrong (old reports stay as "
                 "they are)",
                 "  ladder worklog correct                     one CORRECTION report per wrong count"),
@@ -62,6 +63,9 @@ def add_parsers(sub: Any) -> None:
 
     parsers["add"].add_argument("--type", choices=REPORT_TYPES, default="feedback",
                                 help="the report's type (default: feedback)")
+    parsers["add"].add_argument("--loop", metavar="'N of M'",
+                                help="the header's 'loop: N of M' (N alone: M from the start contract); in count "
+                                     "mode it is written without this, N counted from the loop reports below")
     _timing(parsers["add"])
     _timing(parsers["correct"])
     parsers["read"].add_argument("--reports", type=at_least_one("reports"), default=1, metavar="N",
@@ -106,7 +110,7 @@ def _add(args: argparse.Namespace) -> int:
     settings = _settings()
     target = _one(settings, args)
     written = add_report(LogFile(target.path, target.shown, lock_for(settings, target)), stdin_text(), args.type,
-                         _timing_of(args))
+                         _timing_of(args), loop=args.loop)
     print(f"{clean(target.shown)}: wrote Report #{written.number} (lines: {written.lines}, elapsed: "
           f"{written.elapsed}, type: {args.type})")
     return EXIT_OK

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from .model import Problem, problem
-from .parse import Report, WorkLog, is_blank
+from .parse import Report, WorkLog, elapsed_seconds, is_blank
 
 __all__ = ["KEYS", "TASK_TYPES", "Entry", "Block", "Termination", "contract_report", "read_block",
            "contract_values", "termination", "check_contract", "closest", "suggestion"]
@@ -26,6 +26,8 @@ KEYS = ("task_type", "task_goal", "in_scope", "out_of_scope", "min_required_minu
 TASK_TYPES = ("research", "project", "document", "code", "analysis", "design", "other")
 #: the minimum the skill applies when both minimums are null
 DEFAULT_MINUTES = 5
+#: the skill's §1: "Write as Report #0 in work-log.md within 1 minute"
+WRITTEN_WITHIN = 60
 
 # linear by construction: the key runs greedily to the first colon (its trailing spaces are stripped after),
 # never a lazy run next to a run of spaces; numbers are [0-9], never \d (other scripts' digits)
@@ -317,6 +319,15 @@ def _termination(block: Block, path: str) -> list[Problem]:
                     f"min_required_minutes: {DEFAULT_MINUTES}. Set one of them")]
 
 
+def _late(report: Report, path: str) -> list[Problem]:
+    seconds = elapsed_seconds(report.elapsed)
+    if seconds is None or seconds <= WRITTEN_WITHIN:
+        return []  # a malformed elapsed is the header check's
+    return [problem("worklog_contract_value", path, report.start,
+                    f"line {report.start}: Report #0, the start contract, has elapsed: {report.elapsed}; the skill "
+                    "writes it within one minute of the start (elapsed 01:00 at most), before any work")]
+
+
 def check_contract(log: WorkLog) -> list[Problem]:
     """Every start contract problem of ``log``; none when it has no Report #0 (``--final`` asks for one)."""
     report = contract_report(log)
@@ -326,4 +337,4 @@ def check_contract(log: WorkLog) -> list[Problem]:
     unknown, meant = _unknown(block, log.path)
     return [*unknown, *_duplicates(block, log.path), *_missing(block, meant, log.path), *_order(block, log.path),
             *_stray(block, log.path), *_values(block, log.path), *_stray_bullets(block, log.path),
-            *_termination(block, log.path)]
+            *_termination(block, log.path), *_late(report, log.path)]

@@ -7,9 +7,9 @@ on from the reports below, and is closed by a FINAL REPORT of its own; so a log 
 one FINAL REPORT per closed session, each one's ``loops:`` and ``total_feedback_loops``
 counting its own session. The log is *closed* when its topmost block is a FINAL REPORT.
 
-A *feedback report* is a numbered report of type ``feedback`` that is neither Report #0
-(the start contract) nor a correction report: those are the loops ``loops:`` and
-``total_feedback_loops`` count. The gate checks what a program can know from the log
+The loops ``loops:`` and ``total_feedback_loops`` count are the *loop reports* of
+:mod:`.loops`: typed feedback, or recording two of the loop's steps (a loop typed
+synthesis is one), never Report #0 nor a correction report. The gate checks what a program can know from the log
 and the knowledge base's folder; what needs judgement (novelty of a proposal, the
 search sub-agent, prohibitions) is left to the reader.
 """
@@ -26,8 +26,8 @@ from ..catalogue import plural
 from .contract import Termination, contract_report, read_block, termination
 from .model import Problem, problem
 from .notes import REGISTERS
+from .loops import is_loop, loop_reports
 from .parse import Report, WorkLog, elapsed_seconds
-from .references import is_correction
 
 __all__ = ["FIELDS", "SECTIONS", "feedback_reports", "final_block", "final_blocks", "closing_block",
            "session", "final_fields", "check_final", "check_gate"]
@@ -52,13 +52,9 @@ _REPRODUCIBILITY = re.compile(r"^#+\s.*reproducibility", re.I)
 _GATE_HEADERS = ("worklog_lines", "worklog_header")
 
 
-def _is_loop(report: Report) -> bool:
-    return report.kind == "report" and report.type == "feedback" and report.number != 0 and not is_correction(report)
-
-
 def feedback_reports(log: WorkLog) -> list[Report]:
-    """The loops of the whole log, every session's: type feedback, not Report #0, not a correction report."""
-    return [r for r in log.reports if _is_loop(r)]
+    """The loops of the whole log, every session's: :func:`.loops.loop_reports`."""
+    return loop_reports(log)
 
 
 def final_blocks(log: WorkLog) -> list[Report]:
@@ -86,7 +82,7 @@ def session(log: WorkLog, block: Report) -> tuple[Report, ...]:
 
 
 def _session_loops(log: WorkLog, block: Report) -> int:
-    return sum(1 for r in session(log, block) if _is_loop(r))
+    return sum(1 for r in session(log, block) if is_loop(r))
 
 
 def final_fields(report: Report) -> dict[str, tuple[int, str]]:
@@ -150,7 +146,7 @@ def _loops_field(value: str, loops: int) -> Optional[str]:
     if not _COUNT.match(value):
         return f"'{value[:40]}': expected the number of feedback loops"
     return None if int(value) == loops else \
-        f"says {value}, but the session it closes has {plural(loops, 'feedback report')}"
+        f"says {value}, but the session it closes has {plural(loops, 'loop report')}"
 
 
 def _checks(log: WorkLog, loops: int) -> dict[str, Callable[[str], Optional[str]]]:
@@ -199,8 +195,9 @@ def _loops_header(log: WorkLog, block: Report, loops: int) -> list[Problem]:
     said = "more digits than a count" if block.loops is None else f"loops: {block.loops}"
     return [problem("worklog_final", log.path, block.start,
                     f"line {block.start}: the FINAL REPORT header says {said}, but its session has "
-                    f"{plural(loops, 'feedback report')} (the reports below it {_extent(log, block)}; type feedback, "
-                    "Report #0 and correction reports are not loops)")]
+                    f"{plural(loops, 'loop report')} among the reports below it {_extent(log, block)} (a loop report "
+                    "is typed feedback or records two of the loop's steps, DIAGNOSE, PROPOSE, TEST, UPDATE, META; "
+                    "Report #0 and correction reports are no loops)")]
 
 
 def _block(log: WorkLog, block: Report) -> list[Problem]:
@@ -232,8 +229,8 @@ def _contract_items(log: WorkLog, found: Sequence[Problem]) -> list[Problem]:
 
 def _loop_items(log: WorkLog, block: Optional[Report]) -> list[Problem]:
     items = [] if feedback_reports(log) else [
-        _gate(log.path, 1, "no feedback loop completed (no report of type feedback besides Report #0 and "
-              "corrections)")]
+        _gate(log.path, 1, "no feedback loop completed (no loop report: typed feedback or recording two of the "
+              "loop's steps, besides Report #0 and corrections)")]
     generated = final_fields(block).get("total_proposals_generated") if block else None
     match = _GENERATED.match(generated[1]) if generated else None
     if match and generated and int(match["total"]) < 1:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional
 
 from .contract import check_contract, suggestion
 from .final import check_final, check_gate
+from .loops import check_loops
 from ..catalogue import plural
 from .model import Problem, ordered, problem
 from .parse import (HEADER_FORM, REPORT_TYPES, Report, WorkLog, WorkLogError, elapsed_seconds, is_blank, is_separator,
@@ -345,8 +346,17 @@ def _awk_note(log: WorkLog, report: Report, verdict: Optional[AwkVerdict]) -> li
     else:
         message = (f"{report.name}: lines: {report.declared} is right (header through last content line, line "
                    f"{report.last_line}), but {_ONE_LINER} prints '{verdict.text()}' (it "
-                   f"{_awk_reasons(report, verdict)})")
+                   f"{_awk_reasons(report, verdict)}){_agree(report)}")
     return [problem("worklog_lines", log.path, report.start, message)]
+
+
+def _agree(report: Report) -> str:
+    """How to make the one-liner agree where empty lines inside the report are what it skips."""
+    if not _how_many(report.body, _empty):
+        return ""
+    return ("; to make both agree, put one space on each empty line inside it: a blank line holding one space is "
+            "blank to both the prose and Markdown, and the one-liner counts it (ladder worklog add writes them so; "
+            "a tool that strips trailing spaces undoes it)")
 
 
 def _above_first_note(log: WorkLog, verdict: AwkVerdict) -> list[Problem]:
@@ -378,7 +388,7 @@ def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False, kb
     (``kb_dir.as_posix()`` when not given), used in messages only."""
     verdicts = awk_verdicts(log)  # what the one-liner says, once: the count problems and the notes both use it
     found = [*_structure(log, allow_gaps), *_lines(log, _by_start(verdicts)), *check_contract(log),
-             *check_references(log), *check_final(log)]
+             *check_references(log), *check_final(log), *check_loops(log)]
     if final:
         found += check_gate(log, found, kb_dir, kb_shown)
     return LintResult(_in_context(found, log), _in_context(_notes(log, verdicts), log))

@@ -24,10 +24,12 @@ from ..errors import LadderError
 
 __all__ = ["Report", "WorkLog", "parse_text", "read_log", "is_blank", "is_separator", "REPORT_TYPES",
            "HEADER_FORM", "FINAL_FORM", "header_text", "WorkLogError", "is_header", "decode", "read_bytes",
-           "elapsed_seconds"]
+           "elapsed_seconds", "COUNT_FORM"]
 
 REPORT_TYPES = ("feedback", "milestone", "synthesis")
 HEADER_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: feedback|milestone|synthesis ==="
+#: the header in count mode (the skill's §5: "log loop N of M in every report header")
+COUNT_FORM = "=== Report #N | lines: L | elapsed: MM:SS | type: T | loop: N of M ==="
 FINAL_FORM = "=== FINAL REPORT | elapsed: MM:SS | loops: N ==="
 
 #: the largest work log read (it is read whole, and a session writes nothing near it)
@@ -46,7 +48,7 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 _CANDIDATE = re.compile(r"^\s*={2,}\s*(?:report|final\b)", re.I)
 _REPORT = re.compile(
     r"^=== Report #(?P<number>[0-9]+) \| lines: (?P<lines>[0-9]+) \| elapsed: (?P<elapsed>[^|]*) "
-    r"\| type: (?P<type>[^|]*) ===$")
+    r"\| type: (?P<type>[^|]*?)(?: \| loop: (?P<loop>[^|]*))? ===$")
 #: ``elapsed: MM:SS``: minutes two digits at least (nine at most: a count, not a typo), seconds 00-59
 _ELAPSED = re.compile(r"^(?P<minutes>[0-9]{2,9}):(?P<seconds>[0-5][0-9])$")
 _FINAL = re.compile(r"^=== FINAL REPORT \| elapsed: (?P<elapsed>[^|]*) \| loops: (?P<loops>[0-9]+) ===$")
@@ -114,6 +116,8 @@ class Report:
     tail: tuple[str, ...]
     #: what the skill's awk one-liner counts for this report
     awk_count: int
+    #: the header's ``loop:`` field as written (count mode's ``N of M``), ``None`` when it has none
+    loop: Optional[str] = None
 
     @property
     def count(self) -> int:
@@ -167,9 +171,10 @@ class WorkLog:
         return self.reports[place] if 0 < steps and place < len(self.reports) else None
 
 
-def header_text(number: int, lines: int, elapsed: str, kind: str) -> str:
-    """A report header in the skill's exact form."""
-    return f"=== Report #{number} | lines: {lines} | elapsed: {elapsed} | type: {kind} ==="
+def header_text(number: int, lines: int, elapsed: str, kind: str, loop: Optional[tuple[int, int]] = None) -> str:
+    """A report header in the skill's exact form; ``loop`` (N, M) adds count mode's ``| loop: N of M``."""
+    field = f" | loop: {loop[0]} of {loop[1]}" if loop is not None else ""
+    return f"=== Report #{number} | lines: {lines} | elapsed: {elapsed} | type: {kind}{field} ==="
 
 
 def _header_fields(line: str) -> dict[str, object]:
@@ -181,11 +186,12 @@ def _header_fields(line: str) -> dict[str, object]:
     strict = _REPORT.match(text)
     if strict:
         return {"kind": "report", "malformed": None, "number": _number(strict["number"]),
-                "declared": _number(strict["lines"]), "elapsed": strict["elapsed"], "type": strict["type"]}
+                "declared": _number(strict["lines"]), "elapsed": strict["elapsed"], "type": strict["type"],
+                "loop": strict["loop"]}
     if _FINAL_CANDIDATE.match(text):
         return {"kind": "final", "malformed": f"a final block's header reads '{FINAL_FORM}'"}
     number, lines = _LOOSE_NUMBER.search(text), _LOOSE_LINES.search(text)
-    return {"kind": "report", "malformed": f"a report header reads '{HEADER_FORM}'",
+    return {"kind": "report", "malformed": f"a report header reads '{HEADER_FORM}' (in count mode '{COUNT_FORM}')",
             "number": _number(number[1]) if number else None, "declared": _number(lines[1]) if lines else None}
 
 
@@ -195,7 +201,8 @@ def _awk_count(lines: Sequence[str]) -> int:
     return sum(1 for i, line in enumerate(lines) if i == 0 or not (line == "" or line.startswith("---")))
 
 
-_NO_FIELDS = {"malformed": None, "number": None, "declared": None, "elapsed": None, "type": None, "loops": None}
+_NO_FIELDS = {"malformed": None, "number": None, "declared": None, "elapsed": None, "type": None, "loops": None,
+              "loop": None}
 
 
 def _last_content(region: Sequence[str]) -> int:

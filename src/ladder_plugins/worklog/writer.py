@@ -6,6 +6,13 @@ it. The log is read, changed and replaced whole (a temporary file renamed over i
 while a lock is held, so agents writing at once each see the other's report and
 lose none. Old reports are never edited: a wrong count is corrected by a new report
 on top that names it relatively, as the skill requires.
+
+A report written here is right by the skill's prose count and by its awk one-liner
+alike: an interior blank line of the body is written as a line holding one space (blank
+to the prose, to Markdown and to the start contract's key block, yet no empty line for
+the one-liner, which then counts it too), and a body line starting with ``---`` (which
+the one-liner skips) is refused. In count mode each header gets its ``loop: N of M``
+(:mod:`.loops`).
 """
 
 from __future__ import annotations
@@ -30,6 +37,9 @@ __all__ = ["Written", "LogFile", "Timing", "add_report", "correct_log", "elapsed
 _ELAPSED = re.compile(r"[0-9]{1,9}:[0-5][0-9]")  # once padded, what parse.elapsed_seconds reads
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 _CANDIDATE_HINT = "a line that opens with '===' and names a report would start a report of its own"
+_LOOP_GIVEN = re.compile(r"([0-9]{1,9})(?:\s*(?:of|/)\s*([0-9]{1,9}))?")
+#: what an interior blank line of a body is written as: blank to the prose count, counted by the awk one-liner
+BLANK = " "
 
 
 @dataclass(frozen=True)
@@ -112,8 +122,9 @@ def _trimmed(text: str) -> list[str]:
 
 
 def prepared_body(text: str) -> list[str]:
-    """The report body read from stdin as lines (trailing spaces dropped). A body that is empty, holds a
-    header, or ends in ``---`` (which reads as the separator) is refused."""
+    """The report body read from stdin as lines (trailing spaces dropped, an interior blank line written as
+    :data:`BLANK`). A body that is empty, holds a header, ends in ``---`` (which reads as the separator) or holds a
+    line starting with ``---`` (which the seed's awk one-liner does not count) is refused."""
     lines = _trimmed(text)
     if not lines:
         raise LadderError("the report body is empty: write it to stdin, one line per line of the report")
@@ -123,7 +134,16 @@ def prepared_body(text: str) -> list[str]:
     if is_separator(lines[-1]):
         raise LadderError(f"line {len(lines)} of the body is '---', which reads as the separator under the report;"
                           " end the body with a line of content")
-    return [line.rstrip() for line in lines]
+    _refuse_dashes(lines)
+    return [line.rstrip() or BLANK for line in lines]
+
+
+def _refuse_dashes(lines: Sequence[str]) -> None:
+    dashed = next((n for n, line in enumerate(lines, 1) if line.startswith("---")), None)
+    if dashed is not None:
+        raise LadderError(f"line {dashed} of the body starts with '---', {lines[dashed - 1][:60]!r}: the seed's awk "
+                          "one-liner does not count such a line (and '---' alone reads as the separator between "
+                          "reports); reword it or indent it")
 
 
 def _top_number(log: WorkLog) -> int:
@@ -155,19 +175,62 @@ class _Log:
         self.newline = "\r\n" if "\r\n" in self.text else "\n"
         self.log = parse_text(self.text, shown)
 
-    def put_on_top(self, reports: Sequence[Sequence[str]]) -> None:
-        """Write ``reports`` (each its lines, header first; the first one ends up on top) above the old text."""
+    def _text(self, reports: Sequence[Sequence[str]]) -> str:
         nl, old = self.newline, self.text
         blocks = [nl.join(lines) for lines in reports]
         rest = old.lstrip("\r\n")
-        text = (nl + "---" + nl).join(blocks) + nl + ("---" + nl + rest if rest.strip() else "")
+        return (nl + "---" + nl).join(blocks) + nl + ("---" + nl + rest if rest.strip() else "")
+
+    def as_written(self, reports: Sequence[Sequence[str]]) -> WorkLog:
+        """The log as :meth:`put_on_top` would leave it."""
+        return parse_text(self._text(reports), self.shown)
+
+    def put_on_top(self, reports: Sequence[Sequence[str]]) -> None:
+        """Write ``reports`` (each its lines, header first; the first one ends up on top) above the old text."""
+        text = self._text(reports)
         data = (b"\xef\xbb\xbf" if self.bom else b"") + text.encode("utf-8")
         self.file.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(self.file, data)
 
 
-def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written:
-    """Put one report on top of the log (made if missing): ``body`` under a computed header, then ``---``."""
+def _loop_given(text: str, loops: Optional[int]) -> tuple[int, int]:
+    """``--loop N`` (M the contract's ``min_required_loops``) or ``--loop 'N of M'`` (or ``N/M``) as (N, M)."""
+    match = _LOOP_GIVEN.fullmatch(text.strip())
+    if match is None:
+        raise LadderError(f"--loop {text!r}: expected N or 'N of M', such as 2 or '2 of 5'")
+    if match[2] is None and loops is None:
+        raise LadderError(f"--loop {text!r}: no M: the start contract sets no min_required_loops and no header "
+                          f"below has a loop field; give it as '{match[1]} of M'")
+    return int(match[1]), int(match[2]) if match[2] is not None else int(loops or 0)
+
+
+def _m_below(log: WorkLog) -> Optional[int]:
+    """The M of the newest loop field below the report on top of ``log``."""
+    from .loops import loop_numbers
+
+    below = next((n for n in (loop_numbers(r.loop) for r in log.reports[1:]) if n is not None), None)
+    return below[1] if below else None
+
+
+def _loop(log: WorkLog, given: Optional[str]) -> Optional[tuple[int, int]]:
+    """The ``loop: N of M`` of the report on top of ``log`` (the log as it will be written): the one given (its M,
+    when not given, the contract's, else the newest loop field's below), else, in count mode, the loops at and
+    below it of the contract's M; else none."""
+    from .contract import termination
+    from .loops import loops_at
+
+    terms = termination(log)
+    loops = terms.loops if terms is not None else None
+    if given is not None:
+        return _loop_given(given, loops if loops is not None else _m_below(log))
+    if terms is None or terms.mode != "count" or loops is None:
+        return None
+    return loops_at(log, log.reports[0]), loops
+
+
+def add_report(target: LogFile, body: str, kind: str, timing: Timing, loop: Optional[str] = None) -> Written:
+    """Put one report on top of the log (made if missing): ``body`` under a computed header, then ``---``;
+    ``loop`` is ``--loop`` as given (count mode writes the field without it)."""
     if kind not in REPORT_TYPES:
         raise LadderError(f"type {kind!r}: expected one of {', '.join(REPORT_TYPES)}")
     lines = prepared_body(body)
@@ -175,7 +238,8 @@ def add_report(target: LogFile, body: str, kind: str, timing: Timing) -> Written
         current = _Log(target.path, target.shown)
         number, elapsed = _top_number(current.log), _elapsed(current.log, timing, lines)
         header = header_text(number, len(lines) + 1, elapsed, kind)
-        current.put_on_top([[header, *lines]])
+        field = _loop(current.as_written([[header, *lines]]), loop)
+        current.put_on_top([[header_text(number, len(lines) + 1, elapsed, kind, field), *lines]])
     return Written(number, len(lines) + 1, elapsed)
 
 
@@ -188,13 +252,15 @@ def correction_body(steps: int, declared: int, actual: int) -> list[str]:
             "This report acknowledges the discrepancy. Incremental-read offset adjusted."]
 
 
-def _corrections(wrong: Sequence[Report], number: int, elapsed: str) -> list[list[str]]:
+def _corrections(wrong: Sequence[Report], number: int, elapsed: str,
+                 loop: Optional[tuple[int, int]] = None) -> list[list[str]]:
     """The correction reports for ``wrong`` (top first), numbered from ``number``: the newest on top, each
-    naming its report by its distance once all are written."""
+    naming its report by its distance once all are written; ``loop`` their ``loop: N of M`` (a correction is
+    no loop, so all say the loops done so far)."""
     blocks = []
     for done, report in enumerate(wrong):
         body = correction_body(report.index + done + 1, report.declared or 0, report.count)
-        blocks.append([header_text(number + done, len(body) + 1, elapsed, "feedback"), *body])
+        blocks.append([header_text(number + done, len(body) + 1, elapsed, "feedback", loop), *body])
     return blocks[::-1]
 
 
@@ -210,5 +276,8 @@ def correct_log(target: LogFile, timing: Timing) -> list[Written]:
             return []
         number, elapsed = _top_number(current.log), _elapsed(current.log, timing)
         blocks = _corrections(wrong, number, elapsed)
+        loop = _loop(current.as_written(blocks[:1]), None)
+        if loop is not None:
+            blocks = _corrections(wrong, number, elapsed, loop)
         current.put_on_top(blocks)
     return [Written(number + done, len(block), elapsed) for done, block in enumerate(blocks[::-1])]
