@@ -124,7 +124,7 @@ def _trimmed(text: str) -> list[str]:
 def prepared_body(text: str) -> list[str]:
     """The report body read from stdin as lines (trailing spaces dropped, an interior blank line written as
     :data:`BLANK`). A body that is empty, holds a header, ends in ``---`` (which reads as the separator) or holds a
-    line starting with ``---`` (which the seed's awk one-liner does not count) is refused."""
+    line starting with ``---`` (which the skill's awk one-liner does not count) is refused."""
     lines = _trimmed(text)
     if not lines:
         raise LadderError("the report body is empty: write it to stdin, one line per line of the report")
