@@ -321,6 +321,9 @@ first supposed expected expect meant mean want wanted time times every keep same
 forgotten remember sense terrible useless garbage nonsense incorrect work working ugh wtf ffs actually literally
 clearly seriously listen listening read third fourth fifth nth umpteenth yet right correct awful horrible sloppy
 worse ruined botched thought guess that thats what whats its there here ok okay yes no please thanks
+""".split()) | frozenset("""
+改错 搞错 弄错 写错 做错 全删 删光 删掉 好事 好家 家伙 老样 样子 绕圈 圈子 瞎猜 瞎改 乱改 乱写 瞎写 改坏 弄坏 搞坏 第二 第三 第四
+第五 二次 三次 四次 五次 多次 一点 忘记 忘了 改完 上来 离谱 糟糕 垃圾 敷衍 偷懒 胡说 一团 团糟 莫名 名其 其妙 撤销 回滚 还原 干什
 """.split())
 #: an assistant turn in Claude Code (``"type": "assistant"``), Codex (``"role": "assistant"``,
 #: ``"agent_message"``) and Gemini CLI (``"type": "gemini"``) transcripts; a user's words are JSON-escaped

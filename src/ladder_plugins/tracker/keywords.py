@@ -4,6 +4,16 @@ Deterministic and documented (``docs/explanation/ladder.md``, "Matching feedback
 the text, lower-cased, stop words dropped, each reduced by a few suffix rules; a
 sighting joins the item it overlaps most when they share at least
 :data:`MIN_SHARED` keywords or their Jaccard index is at least :data:`MIN_JACCARD`.
+
+Chinese is written without spaces, so its keywords are character bigrams (what search
+engines index CJK text by when they have no dictionary): each run of Han characters is cut
+at the function words of ``_CJK_STOP_WORDS`` (the longest first) and the function
+characters of ``_CJK_STOP_CHARS``, and every piece of two characters or more gives its
+overlapping pairs: 数据库连接池 gives 数据, 据库, 库连, 连接, 接池. A pair that straddles two words
+(库连) is noise that only ever matches the same text. A dictionary segmenter (jieba) would
+give words instead, at the price of a dependency unreleased since 2020 and some 0.9 s of
+dictionary loading in the first process that segments: the prompt hook, which runs on every
+prompt, cannot pay that; this costs nothing to import and microseconds per text.
 """
 
 from __future__ import annotations
@@ -11,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-__all__ = ["keywords_of", "stem", "similarity", "best_match", "passes", "kebab_id", "topic_of", "MIN_SHARED",
-           "MIN_JACCARD"]
+__all__ = ["keywords_of", "cjk_keywords", "stem", "similarity", "best_match", "passes", "kebab_id", "topic_of",
+           "MIN_SHARED", "MIN_JACCARD"]
 
 MIN_SHARED = 2
 MIN_JACCARD = 0.5
@@ -20,6 +30,18 @@ MIN_JACCARD = 0.5
 MAX_KEYWORDS = 12
 
 _WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_'][a-z0-9]+)*")
+#: a word, or a run of Han characters (CJK unified ideographs, extension A, compatibility)
+#: (these two are compiled on first use, by ``re``'s cache: the prompt hook imports this module on every prompt)
+_TOKEN = r"[a-z][a-z0-9]*(?:[-_'][a-z0-9]+)*|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+"
+#: particles, pronouns and adverbs that belong to no topic: a run of Han characters is cut at them
+_CJK_STOP_CHARS = "的得了着吗呢吧啊呀哦嘛么你我他她它们这那个是就都也又把被让给和与及或很太再才请一些哪啥谁该嗯不没要在里"
+#: function words and words of complaint of two characters or more, cut out before the characters above
+_CJK_STOP_WORDS = tuple(sorted(set("""
+可以 应该 需要 没有 不是 就是 还是 但是 因为 所以 如果 然后 现在 今天 昨天 刚才 刚刚 之前 之后 以后 上次 这次 时候 问题 东西
+地方 怎么 什么 为什么 已经 一下 可能 觉得 认为 知道 告诉 说过 提醒 根本 压根 完全 真的 到底 直接 其实 只是 而且 并且 或者
+还有 注意 帮我 帮忙 一直 总是 老是 每次 多少 几次 几遍 重新 好像 看看 一样 怎样 这样 那样 确实 修改 改成 改为 记得
+""".split()), key=len, reverse=True))
+_CJK_STOP = "|".join(_CJK_STOP_WORDS) + "|[" + _CJK_STOP_CHARS + "]"
 _STOP = frozenset("""
 a about above after again against all also always am an and any are aren as at be because been before being
 below between both but by can cannot could did didn do does doesn doing don done down during each either else
@@ -48,13 +70,31 @@ def stem(word: str) -> str:
     return word
 
 
+def cjk_keywords(run: str) -> tuple[str, ...]:
+    """The character bigrams of a run of Han characters, cut at its function words and characters first; a
+    piece of one character gives none."""
+    pairs: dict[str, None] = {}
+    for piece in re.split(_CJK_STOP, run):
+        for start in range(len(piece) - 1):
+            pairs.setdefault(piece[start:start + 2], None)
+    return tuple(pairs)
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(_TOKEN, text) if any(ch >= "\u3400" for ch in text) else _WORD.findall(text)
+
+
 def keywords_of(text: str, given: Iterable[str] = (), limit: Optional[int] = MAX_KEYWORDS) -> tuple[str, ...]:
     """The keywords of ``text`` in the order they first appear (``given`` ones first), at most ``limit``:
     lower-cased words without stop words, stemmed; apostrophes dropped
-    (``don't`` → ``dont``), hyphens and underscores split (``bare-except`` → ``bare``, ``except``)."""
+    (``don't`` → ``dont``), hyphens and underscores split (``bare-except`` → ``bare``, ``except``);
+    the bigrams of :func:`cjk_keywords` for Chinese."""
     seen: dict[str, None] = {}
-    words = [w for raw in given for w in _WORD.findall(raw.lower())] + _WORD.findall(text.lower())
-    for raw in words:
+    tokens = [t for raw in given for t in _tokens(raw.lower())] + _tokens(text.lower())
+    for raw in tokens:
+        if raw[0] >= "\u3400":
+            seen.update(dict.fromkeys(cjk_keywords(raw)))
+            continue
         for part in re.split(r"[-_]", raw.replace("'", "")):
             if len(part) > 1 and part not in _STOP and not part.isdigit():
                 seen.setdefault(stem(part), None)
@@ -90,8 +130,14 @@ def topic_of(text: str) -> str:
 
 
 def kebab_id(keywords: Sequence[str], taken: Iterable[str]) -> str:
-    """A kebab-case id from the first keywords (``no-bare-except``), made unique with ``-2``, ``-3``..."""
-    base = "-".join(re.sub(r"[^a-z0-9]+", "-", k).strip("-") for k in keywords[:4]).strip("-") or "feedback"
+    """A kebab-case id from the first keywords (``no-bare-except``), made unique with ``-2``, ``-3``...; keywords
+    that give no ASCII letters (Chinese) give ``feedback-`` and eight hex digits of their hash."""
+    base = "-".join(re.sub(r"[^a-z0-9]+", "-", k).strip("-") for k in keywords[:4]).strip("-")
+    if not base:
+        import hashlib  # here: the prompt hook imports this module on every prompt, and never names an item
+
+        digest = hashlib.sha256("\n".join(keywords[:4]).encode("utf-8", "surrogatepass")).hexdigest()
+        base = f"feedback-{digest[:8]}" if keywords else "feedback"
     used = set(taken)
     candidate, n = base, 1
     while candidate in used:
