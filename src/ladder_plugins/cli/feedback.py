@@ -18,7 +18,7 @@ _ACTION_HELP = {
              "  ladder feedback scan                       update .claude/feedback-ladder-state.json\n"
              "  ladder feedback scan --dry-run             what a scan would change, writing nothing"),
     "report": ("the Feedback Encoding Ladder Analysis: what to promote, and how",
-               "  ladder feedback report                     Markdown, the seed's layout\n"
+               "  ladder feedback report                     Markdown, the tracker's report layout\n"
                "  ladder feedback report --format json       schema ladder-feedback, version 1"),
     "add": ("add a piece of review feedback (level 1) and count it now",
             "  ladder feedback add \"don't catch bare exceptions\" --keywords except,exception"),

@@ -73,7 +73,7 @@ def starter_table(values: Mapping[str, Any]) -> str:
     unknown = sorted(set(values) - known)
     if unknown:
         raise KeyError(f"not keys of [tool.ladder]: {', '.join(unknown)}")
-    lines = ["[tool.ladder]", "# written by `ladder init`: every key is explained in ladder-plugins' README"]
+    lines = ["[tool.ladder]", "# written by `ladder init`: every key is explained in ladder-plugins' docs/reference/configuration.md"]
     for key in KEYS:
         if key.starter:
             lines += _commented(key, values.get(key.name, key.default))

@@ -1,8 +1,8 @@
 """The key table of ``[tool.ladder]``: every key written once, and all that is made from it.
 
-The parser, its errors, ``ladder init``'s starter and the README's configuration reference all come from
-``settings.keys.KEYS``; these tests hold the table to the settings classes it fills and the reference to the
-README, and pin each kind of value's error word for word.
+The parser, its errors, ``ladder init``'s starter and the site's configuration reference all come from
+``settings.keys.KEYS``; these tests hold the table to the settings classes it fills and pin each kind of
+value's error word for word (``tests/test_docs_site.py`` holds the configuration page to the table).
 """
 
 from __future__ import annotations
@@ -17,13 +17,11 @@ import pytest
 from ladder_plugins.config import MODES, Mode, Settings, load_settings, settings_from_table, toml_loads
 from ladder_plugins.settings.keys import KEYS, SECTIONS, TOP_KEYS
 from ladder_plugins.settings.model import section_class
-from ladder_plugins.settings.reference import reference_markdown, starter_table, toml_value
+from ladder_plugins.settings.reference import starter_table, toml_value
 from ladder_plugins.errors import ConfigError
 from ladder_plugins.plugins import known_rules
 
-from tests.helpers.paths import REPO
 
-README = REPO / "README.md"
 FILE = Path("/p/pyproject.toml")
 #: the fields of Settings that no key fills: where the run is, not what the table says
 NOT_KEYS = {"root", "config_file", "project_name", "in_project", *SECTIONS}
@@ -32,12 +30,6 @@ NOT_KEYS = {"root", "config_file", "project_name", "in_project", *SECTIONS}
 def read(body: str) -> Settings:
     rules = {rule.key: rule for rule in known_rules()}
     return settings_from_table(toml_loads("[tool.ladder]\n" + body)["tool"]["ladder"], FILE.parent, FILE, rules)
-
-
-def test_the_readme_reference_is_the_key_table():
-    text = README.read_text(encoding="utf-8")
-    start = text.index("| key | type | default | meaning |\n")
-    assert text[start:text.index("\n\n", start) + 1] == reference_markdown()
 
 
 def _fields() -> set[tuple[str, str]]:
