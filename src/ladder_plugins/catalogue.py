@@ -336,7 +336,8 @@ _WORKLOG = (
     _lint("LAD310", "worklog_reference", "unresolved relative reference",
           "'K-reports-below, line N below' names a report that exists below and a line within its count."),
     _lint("LAD311", "worklog_absolute_reference", "absolute report reference",
-          "Report bodies refer to other reports relatively ('2-reports-below'), never as 'Report #N'."),
+          "Report bodies refer to other reports relatively ('2-reports-below'), never as 'Report #N'; the message "
+          "gives the relative reference that names the same report."),
     _lint("LAD312", "worklog_correction", "wrong correction report",
           "A CORRECTION names the report it corrects relatively and states its real declared and actual "
           "line counts."),
@@ -346,7 +347,8 @@ _WORKLOG = (
     _lint("LAD314", "worklog_fail_gate", "strict FAIL gate item missing",
           "With --final: the items of the skill's strict FAIL gate that a program can check are all present."),
     _lint("LAD320", "kb_layout", "knowledge base layout",
-          "kb/ holds raw/, archive/, curated/ and _index.md; every note is a .md file in one of the folders."),
+          "kb/ holds raw/, archive/, curated/ and _index.md; every note is a .md file in one of the folders, and "
+          "nothing but notes is in them."),
     _lint("LAD321", "kb_frontmatter", "note frontmatter",
           "A note opens with YAML frontmatter between '---' lines that reads as a mapping."),
     _lint("LAD322", "kb_field", "note field",

@@ -1,9 +1,10 @@
 """The knowledge base's directory walked: which files are notes, read, and every layout problem on the way.
 
 ``kb/`` holds ``raw/``, ``archive/``, ``curated/`` and ``_index.md``. A note is a ``.md``
-file directly in one of the three folders; other files (images, data) and hidden
-entries (``.git``, an editor's or :func:`write_atomic`'s temporary files) are ignored;
-a ``.md`` file anywhere else is a layout problem, and so is one whose name is not UTF-8
+file directly in one of the three folders, and every item of the knowledge base is a
+note: any other file in those folders (an image, a ``.txt``, a ``.MD``) is a layout
+problem; hidden entries (``.git``, ``.gitkeep``, an editor's or :func:`write_atomic`'s
+temporary files) are ignored; a ``.md`` file anywhere else is a layout problem, and so is one whose name is not UTF-8
 (it cannot be a note id: not read, counted nor indexed; shown with ``\\xff`` escapes).
 Nothing is followed out of the project root: a symlink that leads out is reported, never
 read, and symlinked sub-folders are not walked; an entry that cannot be examined (a
@@ -163,6 +164,9 @@ def _folder_entry(scan: Scan, folder: str, entry: os.DirEntry[str]) -> None:
                "curated/")
     elif entry.name.endswith(".md"):
         _note_file(scan, folder, path, kind)
+    else:
+        scan.layout(path, "is not a note (a note is a .md file) in a note folder; expected only notes in raw/, "
+                    "archive/ and curated/: keep other files outside the knowledge base (a note may name them)")
 
 
 def _note_file(scan: Scan, folder: str, path: Path, kind: Kind) -> None:

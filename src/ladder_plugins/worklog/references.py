@@ -23,13 +23,14 @@ from .model import Problem, problem
 from .parse import Report, WorkLog
 
 __all__ = ["Correction", "Reference", "relative_references", "corrections", "acknowledged", "is_correction",
-           "check_references", "correction_line"]
+           "check_references", "correction_line", "relative_for"]
 
 # Linear by construction: no two adjacent quantifiers take the same character (the spaces before an optional
 # comma are one run, those after it another, the comma between them), and numbers are [0-9], never \d.
 _RELATIVE = re.compile(
     r"\b(?P<steps>[0-9]+)-reports?-below\b(?:\s*(?:,\s*)?line\s+(?P<line>[0-9]+)\s+below\b)?", re.I)
 _ABSOLUTE = re.compile(r"\bReport\s*#\s*[0-9]+|\bR#[0-9]+", re.I)
+_DIGITS = re.compile(r"[0-9]+")
 _OPENS = re.compile(r"^\s*CORRECTION:")
 _CORRECTION = re.compile(
     r"^\s*CORRECTION:\s*(?P<steps>[0-9]+)-reports?-below\s+header\s+declares\s+lines:\s*(?P<declared>[0-9]+),"
@@ -148,6 +149,20 @@ def _relative(log: WorkLog) -> list[Problem]:
     return found
 
 
+def relative_for(log: WorkLog, report: Report, number: Optional[int]) -> str:
+    """How ``report``'s body names the report numbered ``number`` relatively, counted by place (a FINAL REPORT is
+    one), or why it cannot: ``: '2-reports-below' (...)``."""
+    if number is not None and number == report.number:
+        return f"; Report #{number} is this report itself: a body names only reports below it, relatively"
+    target = next((r for r in log.reports[report.index + 1:] if r.kind == "report" and r.number == number), None)
+    if target is None:
+        return (f"; no Report #{number} stands below {report.name}: a body names only reports below it, relatively "
+                "('K-reports-below, line N below')")
+    steps = target.index - report.index
+    return (f"; inside a body name it relatively: '{steps}-{'report' if steps == 1 else 'reports'}-below' "
+            f"({target.name} is the {_ordinal(str(steps))} report below; add ', line N below' for its N-th line)")
+
+
 def _absolute(log: WorkLog) -> list[Problem]:
     found = []
     for report in log.reports:
@@ -155,9 +170,9 @@ def _absolute(log: WorkLog) -> list[Problem]:
             continue
         for line, text in _body(report):
             found += [problem("worklog_absolute_reference", log.path, line,
-                              f"line {line}: '{_cut(match[0])}' in {report.name} names a report absolutely; inside a "
-                              "body name it relatively ('2-reports-below, line 4 below'), which survives reports "
-                              "added on top") for match in _ABSOLUTE.finditer(text)]
+                              f"line {line}: '{_cut(match[0])}' in {report.name} names a report absolutely"
+                              f"{relative_for(log, report, _number(_DIGITS.findall(match[0])[-1]))}, which survives "
+                              "reports added on top") for match in _ABSOLUTE.finditer(text)]
     return found
 
 

@@ -74,11 +74,20 @@ def test_a_missing_folder_or_index_is_a_layout_problem(tmp_path):
 
 
 def test_a_folder_named_like_a_note_and_other_files(tmp_path):
+    """Every item of the knowledge base is a note (a .md file): a stray file in a note folder is reported (issue
+    33), hidden files (an editor's, .gitkeep) are not."""
     build_kb(tmp_path)
     (tmp_path / "kb" / "raw" / "x.md").mkdir()
     (tmp_path / "kb" / "raw" / "plot.png").write_bytes(b"\x89PNG\0")
-    assert found(tmp_path) == [(code("kb_layout"), "kb/raw/x.md", 1)]
-    assert "is a folder, not a note file" in kb.check_kb(tmp_path)[0].message
+    (tmp_path / "kb" / "curated" / "20260303-170000-idea.MD").write_text("---\n---\n")
+    (tmp_path / "kb" / "archive" / ".gitkeep").write_text("")
+    assert found(tmp_path) == [(code("kb_layout"), "kb/curated/20260303-170000-idea.MD", 1),
+                               (code("kb_layout"), "kb/raw/plot.png", 1), (code("kb_layout"), "kb/raw/x.md", 1)]
+    messages = [p.message for p in kb.check_kb(tmp_path)]
+    assert "is a folder, not a note file" in messages[2]
+    assert messages[1] == ("is not a note (a note is a .md file) in a note folder; expected only notes in raw/, "
+                           "archive/ and curated/: keep other files outside the knowledge base (a note may name "
+                           "them)")
 
 
 def test_a_symlink_out_of_the_project_is_reported_not_read(tmp_path):

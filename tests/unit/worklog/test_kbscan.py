@@ -72,7 +72,8 @@ def test_a_missing_folder_and_index(tmp_path):
     assert scan.counts == {"raw": 1, "archive": 0, "curated": 0}
 
 
-def test_notes_out_of_place_and_other_files_ignored(tmp_path):
+def test_notes_out_of_place_and_other_files(tmp_path):
+    """Hidden files are ignored; any other file that is no note, in a note folder, is reported (issue 33)."""
     _valid(tmp_path)
     write(tmp_path, "stray.md", "x")
     write(tmp_path, "raw/sub/deep.md", "x")
@@ -81,6 +82,9 @@ def test_notes_out_of_place_and_other_files_ignored(tmp_path):
     write(tmp_path, "raw/.hidden.md", "x")
     scan = scan_kb(tmp_path, "kb")
     assert _layout(scan) == [
+        ("kb/raw/picture.png", "is not a note (a note is a .md file) in a note folder; expected only notes in raw/, "
+                               "archive/ and curated/: keep other files outside the knowledge base (a note may name "
+                               "them)"),
         ("kb/raw/sub/deep.md", "is in a sub-folder of raw/; expected notes directly in raw/, archive/ or curated/"),
         ("kb/images/notes.md", "is a folder, not a note file; expected a note to be a .md file"),
         ("kb/stray.md", "is a note outside raw/, archive/ and curated/; expected every note in one of them")]
