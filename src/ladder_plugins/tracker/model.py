@@ -41,6 +41,10 @@ class Sighting:
     when: Optional[str] = None
     #: keywords given with it (``ladder feedback add --keywords``); otherwise they are derived from ``text``
     keywords: tuple[str, ...] = ()
+    #: the row of the topic table it is about, when the source knows (a level-4 check enforcing a topic)
+    topic: Optional[str] = None
+    #: where it stands, for people only (a rules file's heading): never matched, so a shared heading joins nothing
+    context: str = ""
 
 
 @dataclass(frozen=True)

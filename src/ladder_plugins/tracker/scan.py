@@ -2,8 +2,9 @@
 
 A scan asks every source plugin (each on its own: one that fails is said and
 skipped), then, in a fixed order, puts each sighting into the item it matches (a
-plugin matcher first, the keyword rule of :mod:`.keywords` otherwise) or starts an
-item. A sighting whose identity an item already holds changes nothing: scanning twice
+plugin matcher first, the matcher of :mod:`.similarity` otherwise: the same topic, or
+close enough in words, compared with the item's topic line and every text counted in it)
+or starts an item. A sighting whose identity an item already holds changes nothing: scanning twice
 counts nothing twice. Occurrences are the distinct places the feedback was given or
 written down (levels 1-3, and ladder's own hotspots); an enforced check (level 4)
 only says where an item is encoded and never starts one. The levels follow the rule of
@@ -20,9 +21,10 @@ from datetime import date
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .item import name_of, number_of, readable
-from .keywords import MAX_KEYWORDS, best_match, kebab_id, keywords_of, similarity, topic_of
+from .keywords import MAX_KEYWORDS, kebab_id, keywords_of, topic_of
 from .model import Sighting, SourceContext
 from .promotion import is_promoted, recommended_level
+from .similarity import Matcher
 from .topics import Topic
 
 __all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "topic_for"]
@@ -80,17 +82,18 @@ def scan_sources(pm: Any, context: SourceContext) -> list[Sighting]:
     return sorted(found, key=lambda s: (s.level, s.source, s.identity))
 
 
-#: a topic's keywords are chosen words, not a piece of feedback: one of them shared is enough, unless the
-#: topic has so many that the one is a small part of it
-TOPIC_MIN_JACCARD = 0.1
+def topic_for(texts: Sequence[str], topics: Sequence[Topic], matcher: Optional[Matcher] = None) -> Optional[Topic]:
+    """The row of the topic table the first of ``texts`` that is about one is about (an item's topic line
+    first, then the texts counted in it), by :meth:`.similarity.Matcher.topic`; ``None`` when none is."""
+    matcher = matcher or Matcher(topics)
+    found = next((t for t in map(matcher.topic, texts) if t is not None), None)
+    return next((t for t in topics if t.id == found), None)
 
 
-def topic_for(keywords: Sequence[str], topics: Sequence[Topic]) -> Optional[Topic]:
-    """The row of the topic table whose keywords ``keywords`` share the most (then the highest Jaccard
-    index, then the first row): at least two shared, or one with a Jaccard index of at least 0.1."""
-    scored = [(*similarity(keywords, topic.keywords), -index) for index, topic in enumerate(topics)]
-    passing = [s for s in scored if s[0] >= 2 or (s[0] == 1 and s[1] >= TOPIC_MIN_JACCARD)]
-    return topics[-max(passing)[2]] if passing else None
+def _texts(item: dict[str, Any]) -> list[str]:
+    """What an item is known by: its topic line, then the words of every source counted in it."""
+    said = [str(src.get("text")) for src in _sources(item) if isinstance(src, dict) and src.get("text")]
+    return list(dict.fromkeys([str(item.get("topic") or ""), *said]))
 
 
 class _Apply:
@@ -98,6 +101,7 @@ class _Apply:
 
     def __init__(self, items: list[Any], pm: Any, topics: Sequence[Topic], today: date) -> None:
         self.items, self.pm, self.topics, self.today = items, pm, topics, today.isoformat()
+        self.matcher = Matcher(topics)
         self.trusted: list[dict[str, Any]] = [i for i in items if readable(i)]
         self.untrusted = {id(i) for i in items if not readable(i)}
         self.scan = Scan(untrusted=[name_of(i) for i in items if id(i) in self.untrusted])
@@ -123,12 +127,19 @@ class _Apply:
                                                     items=[dict(i) for i in self.trusted])
         if isinstance(answer, str) and answer:
             return next((i for i in self.trusted if i["id"] == answer), None)
-        index = best_match(keywords, self.trusted) if answer is None else None
-        if index is not None:
-            return self.trusted[index]
+        best = self._closest(sighting) if answer is None else None
+        if best is not None:
+            return best
         if not _starts_items(sighting):
             return None  # an enforced check says where an item is encoded; it starts none
         return self._new_item(sighting, keywords)
+
+    def _closest(self, sighting: Sighting) -> Optional[dict[str, Any]]:
+        """The item ``sighting`` is the same feedback as (the highest score, then the first item), if any."""
+        scored = [(self.matcher.score(sighting.text, _texts(item), sighting.topic), -index)
+                  for index, item in enumerate(self.trusted)]
+        best = max(scored, default=(0.0, 0))
+        return self.trusted[-best[1]] if best[0] > 0 else None
 
     def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict[str, Any]:
         named = [str(i.get("id")) for i in self.items if isinstance(i, dict)]
@@ -163,11 +174,18 @@ class _Apply:
         """Where the item is encoded now, what it should be, and since when it needs promotion."""
         extra = item.setdefault("ladder", {})
         _locate(item, extra, seen)
-        topic = topic_for(keywords_of(str(item["topic"])), self.topics)  # its topic line: what it is about
+        topic = self._topic(item, seen)
         item["recommended_level"] = recommended_level(number_of(item, "occurrences"), topic)
         item["promoted"] = is_promoted(number_of(item, "current_level"), item["recommended_level"])
         _mark(extra, "topic", topic.id if topic is not None else None)
         _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", self.today))
+
+    def _topic(self, item: dict[str, Any], seen: list[Sighting]) -> Optional[Topic]:
+        """What an item is about: the topic a check found in it enforces, else its texts' (topic line first)."""
+        named = next((s.topic for s in seen if s.topic), None)
+        if named is not None:
+            return next((t for t in self.topics if t.id == named), None)
+        return topic_for(_texts(item), self.topics, self.matcher)
 
 
 def _locate(item: dict[str, Any], extra: dict[str, Any], seen: list[Sighting]) -> None:

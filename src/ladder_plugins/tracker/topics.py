@@ -27,6 +27,8 @@ _ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _KEYWORD = re.compile(r"[a-z][a-z0-9]*(?:[-_'][a-z0-9]+)*")
 #: ``namespace:name``: ``ladder:cyclomatic_max``, ``ruff:E722``, ``precommit:detect-secrets``, ``mypy:strict``
 _SIGNAL = re.compile(r"[a-z0-9][a-z0-9-]*:[A-Za-z0-9_.+-]+(?::[A-Za-z0-9_.+-]+)*")
+#: a paraphrase: one line of text
+_PHRASE = re.compile(r"[^\n]*\S[^\n]*")
 _SHIPPED = "ladder_plugins/tracker/topics.toml"
 
 
@@ -54,6 +56,9 @@ class Topic:
     action: str
     #: signals that say a project already enforces it (``ladder:cyclomatic_max``, ``ruff:C901``); see sources/enforced/
     enforced_by: tuple[str, ...] = ()
+    #: the feedback about it as reviewers word it (``Don't use a list as a default value``): what the matcher
+    #: (``similarity``) reads as the topic's meaning, besides the title
+    paraphrases: tuple[str, ...] = ()
 
 
 FIELDS = tuple(f.name for f in dataclasses.fields(Topic))
@@ -77,12 +82,14 @@ _CHECKS: Mapping[str, tuple[Callable[[Any], Optional[tuple[str, ...]]], str]] = 
     "format": (lambda v: (v,) if v in FORMATS else None, f"one of {', '.join(FORMATS)}"),
     "keywords": (lambda v: _words(_KEYWORD, v, False), "a non-empty list of lower-case words"),
     "enforced_by": (lambda v: _words(_SIGNAL, v, True), "a list of signals such as \"ruff:E722\""),
+    "paraphrases": (lambda v: _words(_PHRASE, v, True), "a list of sentences"),
 }
+_OPTIONAL = ("enforced_by", "paraphrases")
 
 
 def _field(values: Mapping[str, Any], name: str, where: str) -> Any:
     if name not in values:
-        if name == "enforced_by":
+        if name in _OPTIONAL:
             return ()
         raise LadderError(f"{where}: field {name!r} is missing")
     check, expected = _CHECKS.get(name, (_text, "a non-empty string"))
@@ -90,7 +97,7 @@ def _field(values: Mapping[str, Any], name: str, where: str) -> Any:
     if checked is None:
         shown = repr(values[name])
         raise LadderError(f"{where}: field {name!r} = {shown[:80]}: expected {expected}")
-    return checked if name in ("keywords", "enforced_by") else checked[0]
+    return checked if name in ("keywords", *_OPTIONAL) else checked[0]
 
 
 def topic_from_row(row: Any, where: str) -> Topic:

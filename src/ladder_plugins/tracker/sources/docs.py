@@ -66,7 +66,8 @@ class Piece:
 
     @property
     def feedback(self) -> str:
-        """The text the tracker matches: the heading's words first (``Testing: add a test``)."""
+        """The piece with its heading's words first (``Testing: add a test``), as people read it; the tracker
+        matches the piece alone (a heading is context, never a reason to join two pieces)."""
         return f"{self.heading}: {self.text}" if self.heading else self.text
 
 
@@ -280,10 +281,11 @@ def _sightings(rel: str, pieces: Iterable[Piece], scope: str) -> List[Sighting]:
     return [
         Sighting(
             level=2,
-            text=piece.feedback,
+            text=piece.text,
             location=f"{rel}:{piece.line}{suffix}",
             source=_SOURCE,
             identity=identity_of(rel, piece.text),
+            context=piece.heading,
         )
         for piece in pieces
     ]

@@ -48,15 +48,16 @@ def test_every_instruction_file_at_the_root_is_read(tmp_path):
     assert warnings == []
 
 
-def test_a_list_item_or_a_paragraph_is_one_piece_prefixed_by_its_heading(tmp_path):
+def test_a_list_item_or_a_paragraph_is_one_piece_with_its_heading_as_context(tmp_path):
     write(tmp_path, "CLAUDE.md", CLAUDE_MD)
     found, warnings = scan(tmp_path)
     assert texts(found) == [
-        "Project guide: This project is a flake8 plugin suite. It has a CLI.",
-        "Testing: Always add a regression test when you fix a bug.",
-        "Testing: Use `tmp_path`, never the real home directory.",
-        "Testing: Run the suite with `-n auto`.",
+        "This project is a flake8 plugin suite. It has a CLI.",
+        "Always add a regression test when you fix a bug.",
+        "Use `tmp_path`, never the real home directory.",
+        "Run the suite with `-n auto`.",
     ]
+    assert [s.context for s in found] == ["Project guide", "Testing", "Testing", "Testing"]
     assert locations(found) == ["CLAUDE.md:3", "CLAUDE.md:8", "CLAUDE.md:10", "CLAUDE.md:11"]
     assert found[1].identity == identity_of("CLAUDE.md", "Always add a regression test when you fix a bug.")
     assert warnings == []
@@ -105,8 +106,8 @@ def test_a_table_row_is_a_piece_and_its_header_is_not(tmp_path):
         """)
     found, _ = scan(tmp_path)
     assert texts(found) == [
-        "Review checklist: No print calls | use logging",
-        "Review checklist: Type hints on public functions | mypy --strict",
+        "No print calls | use logging",
+        "Type hints on public functions | mypy --strict",
     ]
     assert locations(found) == ["CODING_STANDARDS.md:5", "CODING_STANDARDS.md:6"]
 
@@ -150,7 +151,7 @@ def test_rules_are_found_recursively_with_the_paths_they_apply_to(tmp_path):
         ".claude/rules/team/deep/testing.md:3 (paths: tests/**/*.py)",
         ".claude/rules/team/deep/testing.md:6 (paths: tests/**/*.py)",
     ]
-    assert texts(found)[2:] == ["How tests are written", "Tests: Name tests after the behaviour they check."]
+    assert texts(found)[2:] == ["How tests are written", "Name tests after the behaviour they check."]
     assert warnings == []
 
 
@@ -283,7 +284,7 @@ def test_crlf_line_ends_and_odd_line_separators_keep_the_line_numbers(tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text("---\r\npaths: src/**\r\n---\r\n# Style\f\r\n- one\u2028two\r\n- three\r\n", newline="")
     found, warnings = scan(tmp_path)
-    assert texts(found) == ["Style: one two", "Style: three"]
+    assert texts(found) == ["one two", "three"] and {s.context for s in found} == {"Style"}
     assert locations(found) == [".claude/rules/crlf.md:5 (paths: src/**)", ".claude/rules/crlf.md:6 (paths: src/**)"]
     assert warnings == []
 

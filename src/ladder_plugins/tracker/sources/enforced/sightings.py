@@ -89,7 +89,8 @@ def enforced_sightings(context: SourceContext, topics: Optional[Sequence[Topic]]
         if evidence is not None:
             found[topic.id] = Sighting(
                 level=4, text=f"{topic.title} ({', '.join(topic.keywords)})", location=evidence.location,
-                source="enforced", identity=f"{evidence.identity}:{topic.id}", keywords=topic.keywords)
+                source="enforced", identity=f"{evidence.identity}:{topic.id}", keywords=topic.keywords,
+                topic=topic.id)
             covered.update(topic.enforced_by)
     for evidence in scan.evidence:
         if evidence.freeform and covered.isdisjoint(evidence.signals):

@@ -1,0 +1,92 @@
+"""The tracker's matcher on labelled pairs of real feedback (not a test): precision and recall of "same feedback".
+
+``python benchmarks/tracker_matching.py [--show]`` reads ``benchmarks/data/tracker_pairs_*.tsv``
+(``label<TAB>first<TAB>second<TAB>where from``, ``label`` being ``same`` or ``different``; lines
+starting with ``#`` are comments) and prints, for the tuning pairs, the held-out pairs (written
+before the matcher and never tuned to) and both: how many pairs, precision and recall of the
+answer "the same feedback", and the counts behind them; then the keyword rule the tracker used before,
+on all pairs. ``--show`` lists the pairs it gets wrong,
+with each text's topic and the cosine of the two. It measures and prints; it never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from ladder_plugins.tracker.keywords import keywords_of, passes, similarity  # noqa: E402
+from ladder_plugins.tracker.similarity import Matcher  # noqa: E402
+from ladder_plugins.tracker.topics import shipped_topics  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data"
+SPLITS = {"tuning": "tracker_pairs_tuning.tsv", "held-out": "tracker_pairs_heldout.tsv"}
+
+
+class Pair(NamedTuple):
+    same: bool
+    first: str
+    second: str
+    where: str
+
+
+def pairs(name: str) -> list[Pair]:
+    """The labelled pairs of one file; a malformed line is an error naming it."""
+    path = DATA / name
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 4 or cells[0] not in ("same", "different"):
+            raise SystemExit(f"{path}:{number}: expected label<TAB>first<TAB>second<TAB>where, label same|different")
+        found.append(Pair(cells[0] == "same", cells[1], cells[2], cells[3]))
+    return found
+
+
+class KeywordRule:
+    """The rule the tracker used before (two shared keywords, or a Jaccard index of 0.5), for comparison."""
+
+    def same(self, first: str, second: str) -> bool:
+        return passes(*similarity(keywords_of(first, limit=None), keywords_of(second, limit=None)))
+
+
+def _wrong(matcher: Matcher, pair: Pair) -> str:
+    """A pair the matcher gets wrong, with each text's topic and their cosine."""
+    return (f"  {'missed' if pair.same else 'joined'}: {pair.first!r} [{matcher.topic(pair.first)}] / "
+            f"{pair.second!r} [{matcher.topic(pair.second)}] cosine {matcher.cosine(pair.first, pair.second):.2f}")
+
+
+def measure(matcher: Matcher | KeywordRule, labelled: list[Pair], show: bool) -> str:
+    said = [(matcher.same(pair.first, pair.second), pair) for pair in labelled]
+    counts = Counter((answer, pair.same) for answer, pair in said)
+    tp, fp, fn, tn = counts[True, True], counts[True, False], counts[False, True], counts[False, False]
+    if show and isinstance(matcher, Matcher):
+        print("\n".join(_wrong(matcher, pair) for answer, pair in said if answer != pair.same))
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return (f"{len(labelled):4d} pairs ({tp + fn} same)  precision {precision:.3f}  recall {recall:.3f}  "
+            f"(tp {tp}, fp {fp}, fn {fn}, tn {tn})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show", action="store_true", help="list the pairs the matcher gets wrong")
+    args = parser.parse_args()
+    matcher = Matcher(shipped_topics())
+    every: list[Pair] = []
+    for split, name in SPLITS.items():
+        labelled = pairs(name)
+        every += labelled
+        print(f"{split:9s} {measure(matcher, labelled, args.show)}")
+    print(f"{'all':9s} {measure(matcher, every, False)}")
+    print(f"{'before':9s} {measure(KeywordRule(), every, False)}  (all pairs, the keyword rule of tracker/keywords.py)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""Whether two pieces of feedback say the same thing: the tracker's matcher, deterministic and offline.
+
+A text becomes its content words (:func:`~.keywords.keywords_of`: lower case, stop words out,
+stemmed), folded a little further here (``merge``/``merging``, ``logger``/``logging``/``log``,
+``explicitly``/``explicit``), each weighted by how rare it is in the topic table (TF-IDF with
+the table's titles and paraphrases as the documents) and by :data:`GENERIC`, the words every
+kind of feedback uses (``user``, ``pass``, ``code``, ``file``), which weigh little.
+
+The topic table anchors the meaning. A text's topic is the row one of whose title or
+paraphrases it is closest to (cosine at least :data:`TOPIC_THRESHOLD`, and ahead of the next
+row by :data:`TOPIC_MARGIN`). Two texts with a topic each are the same feedback exactly when
+the topics are the same: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the
+default list is shared between calls" meet through ``mutable-defaults``; "Do not use print()"
+and "at most 5 parameters" stay apart however their headings read. Otherwise, the cosine of
+their weighted words decides (at least :data:`THRESHOLD`). Headings never take part: a source
+passes a piece's own words, and its heading only as context.
+
+May import: ``keywords`` and ``topics`` of this package. Must not import: the sources, the state
+or anything that reads files.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Sequence
+
+from .keywords import keywords_of
+from .topics import Topic
+
+__all__ = ["GENERIC", "THRESHOLD", "TOPIC_THRESHOLD", "TOPIC_MARGIN", "LEANING", "KEYWORD_BOOST", "Matcher", "Vector",
+           "words_of"]
+
+#: two texts without topics are the same feedback from this cosine on
+THRESHOLD = 0.5
+#: a text is about a topic from this cosine with one of the topic's title or paraphrases on
+TOPIC_THRESHOLD = 0.5
+#: ... and when no other topic comes within this much of it (a tie is no topic)
+TOPIC_MARGIN = 0.05
+#: a text this close to a topic agrees with a text that is about it (two texts leaning to it are not enough)
+LEANING = 0.35
+#: how much more a topic's keywords weigh in its title and paraphrases
+KEYWORD_BOOST = 2.0
+#: the weight of a word every kind of feedback uses, relative to its rarity
+GENERIC_WEIGHT = 0.25
+GENERIC = frozenset("""
+add all call case change check confirm confirmation describe doe ensur fix follow good help instead new
+pass passe project proper pull request return run sure tak take time user value work writ write written
+""".split())
+
+#: words that mean the same to a reviewer, folded to one (after stemming)
+_SAME_WORD = {
+    "logger": "log", "logg": "log", "logs": "log", "prints": "print", "print()": "print",
+    "params": "parameter", "param": "parameter", "parameters": "parameter", "args": "argument",
+    "arguments": "argument", "arg": "argument", "kwarg": "argument", "kwargs": "argument",
+    "docstr": "docstring", "docs": "documentation", "doc": "documentation", "documented": "documentation",
+    "documenting": "documentation", "document": "documentation",
+    "typo": "spell", "typos": "spell", "spelling": "spell", "misspell": "spell", "codespell": "spell",
+    "annotation": "hint", "annotate": "hint", "annotated": "hint", "hints": "hint",
+    "exception": "except", "exceptions": "except",
+    "commits": "commit", "committ": "commit", "committing": "commit",
+    "pr": "pull", "prs": "pull", "branch": "branch", "repo": "repository",
+    "tz": "timezone", "utc": "timezone", "secrets": "secret", "password": "secret", "token": "secret",
+    "credential": "secret", "apikey": "secret", "key": "secret", "keys": "secret",
+    "ask": "request", "asked": "request", "requested": "request",
+    "pdb": "breakpoint", "debugger": "breakpoint", "set_trace": "breakpoint",
+}
+_SUFFIXES = (("ally", "al"), ("ly", ""), ("e", ""))
+
+
+def _fold(word: str) -> str:
+    """A stemmed keyword folded once more: a few synonyms, ``-ly`` and a final ``e`` dropped
+    (``merge``/``merging`` → ``merg``, ``explicitly`` → ``explicit``)."""
+    word = _SAME_WORD.get(word, word)
+    if len(word) > 4 and word not in _SAME_WORD.values():
+        for suffix, replacement in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                return word[: len(word) - len(suffix)] + replacement
+    return word
+
+
+_CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(\)")
+#: words written with a hyphen that are one word (``pre-commit`` is no commit)
+_COMPOUND = re.compile(r"\b(pre|f|no)-?(commit|strings?|verify)\b")
+_JOINED = {"fstrings": "fstr", "fstring": "fstr"}  # as the stemmer leaves ``fstring`` (``-ing`` off)
+#: ``str.format``/``.format()`` is a way to build strings, not the formatting of code
+_STR_FORMAT = re.compile(r"\bstr\.format\b|\.format\b(?:\(\))?")
+
+
+def words_of(text: str) -> tuple[str, ...]:
+    """The content words of ``text``, folded (see the module docstring), each once, in order."""
+    lowered = _STR_FORMAT.sub(" strformat ", text.lower())
+    spaced = _COMPOUND.sub(lambda m: _JOINED.get(m[1] + m[2], m[1] + m[2]), _CALL.sub(r"\1 ", lowered))
+    return tuple(dict.fromkeys(_fold(word) for word in keywords_of(spaced, limit=None)))
+
+
+#: a text's weighted words
+Vector = Mapping[str, float]
+
+
+def _cosine(a: Vector, b: Vector) -> float:
+    if not a or not b:
+        return 0.0
+    dot = sum(weight * b[word] for word, weight in a.items() if word in b)
+    return dot / (math.sqrt(sum(w * w for w in a.values())) * math.sqrt(sum(w * w for w in b.values())))
+
+
+def _phrases(topic: Topic) -> tuple[str, ...]:
+    return (topic.title, *getattr(topic, "paraphrases", ()))
+
+
+@dataclass
+class Matcher:
+    """The matcher for one topic table (its weights are the table's): see the module docstring."""
+
+    topics: Sequence[Topic]
+    threshold: float = THRESHOLD
+    topic_threshold: float = TOPIC_THRESHOLD
+    _idf: dict[str, float] = field(init=False, default_factory=dict)
+    _top: float = field(init=False, default=1.0)
+    _anchors: list[tuple[str, Vector]] = field(init=False, default_factory=list)
+    _vectors: dict[str, Vector] = field(init=False, default_factory=dict)
+    _ranks: dict[str, tuple[Optional[str], float, float]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in self.topics]
+        count = len(documents)
+        frequency: dict[str, int] = {}
+        for document in documents:
+            for word in document:
+                frequency[word] = frequency.get(word, 0) + 1
+        self._idf = {word: math.log((count + 1) / (n + 1)) + 1 for word, n in frequency.items()}
+        self._top = math.log(count + 1) + 1  # a word the table never uses is as rare as can be
+        self._anchors = [(t.id, self._anchor(t, p)) for t in self.topics for p in _phrases(t)]
+
+    def _anchor(self, topic: Topic, phrase: str) -> Vector:
+        """A title or paraphrase of ``topic``, the words of its keywords weighing :data:`KEYWORD_BOOST` times
+        more: in "Do not merge without tests" the tests make the coverage topic, not the merge."""
+        own = set(words_of(" ".join(topic.keywords)))
+        return {word: weight * (KEYWORD_BOOST if word in own else 1.0) for word, weight in self.vector(phrase).items()}
+
+    def vector(self, text: str) -> Vector:
+        """``text``'s words, each weighted by its rarity (a generic word by a quarter of it)."""
+        known = self._vectors.get(text)
+        if known is None:
+            known = {w: self._idf.get(w, self._top) * (GENERIC_WEIGHT if w in GENERIC else 1.0)
+                     for w in words_of(text)}
+            self._vectors[text] = known
+        return known
+
+    def cosine(self, first: str, second: str) -> float:
+        """How alike the weighted words of two texts are, from 0 to 1."""
+        return _cosine(self.vector(first), self.vector(second))
+
+    def _ranked(self, text: str) -> tuple[Optional[str], float, float]:
+        """The topic ``text`` is closest to, that closeness, and the next topic's."""
+        if text not in self._ranks:
+            vector, best = self.vector(text), dict[str, float]()
+            for topic_id, anchor in self._anchors:
+                best[topic_id] = max(best.get(topic_id, 0.0), _cosine(vector, anchor))
+            ranked = sorted(best.items(), key=lambda pair: -pair[1])
+            first: tuple[Optional[str], float] = ranked[0] if ranked and ranked[0][1] > 0 else (None, 0.0)
+            self._ranks[text] = (first[0], first[1], ranked[1][1] if len(ranked) > 1 else 0.0)
+        return self._ranks[text]
+
+    def topic(self, text: str) -> Optional[str]:
+        """The id of the topic ``text`` is about, or ``None`` when it is about none (or two equally)."""
+        topic, score, second = self._ranked(text)
+        return topic if score >= self.topic_threshold and score - second >= TOPIC_MARGIN else None
+
+    def leaning(self, text: str) -> Optional[str]:
+        """The topic ``text`` is closest to when it is at least :data:`LEANING` close: not enough to say what
+        it is about alone, enough to agree with a text that is about that topic."""
+        topic, score, _ = self._ranked(text)
+        return topic if score >= LEANING else None
+
+    def score(self, text: str, others: Sequence[str], topic: Optional[str] = None) -> float:
+        """How surely ``text`` is the feedback ``others`` (the texts of one item) give: 2 when both are about
+        one topic, 1.5 when one is and the other leans to it, 0 when they are about two topics, else the
+        best cosine when it reaches the threshold (0 below it). ``topic`` is ``text``'s topic when it is
+        known (a level-4 check knows its own), and then only texts that are about it join it: a check is
+        never said to encode feedback that merely leans to its topic."""
+        by_topic = self._by_topic(text, others, topic)
+        if by_topic is not None:
+            return by_topic
+        best = max((self.cosine(text, other) for other in others), default=0.0)
+        return best if best >= self.threshold else 0.0
+
+    def _by_topic(self, text: str, others: Sequence[str], topic: Optional[str]) -> Optional[float]:
+        """The topics' answer (see :meth:`score`), or ``None`` when they leave it to the words."""
+        mine = topic or self.topic(text)
+        theirs = next(filter(None, map(self.topic, others)), None)
+        if mine is not None and theirs is not None:
+            return 2.0 if mine == theirs else 0.0
+        if mine is None:
+            agree = theirs is not None and theirs == self.leaning(text)
+        else:  # theirs is None: do the others lean to mine? (a topic a source named is never leant to)
+            agree = topic is None and mine in map(self.leaning, others)
+        return 1.5 if agree else None
+
+    def same(self, first: str, second: str) -> bool:
+        """Whether two texts are the same piece of feedback."""
+        return self.score(first, [second]) > 0
