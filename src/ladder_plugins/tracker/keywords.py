@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-__all__ = ["keywords_of", "cjk_keywords", "stem", "similarity", "best_match", "passes", "kebab_id", "topic_of",
-           "MIN_SHARED", "MIN_JACCARD"]
+__all__ = ["keywords_of", "cjk_keywords", "keyword_key", "stem", "similarity", "best_match", "passes", "kebab_id",
+           "topic_of", "MIN_SHARED", "MIN_JACCARD"]
 
 MIN_SHARED = 2
 MIN_JACCARD = 0.5
@@ -99,6 +99,17 @@ def keywords_of(text: str, given: Iterable[str] = (), limit: Optional[int] = MAX
             if len(part) > 1 and part not in _STOP and not part.isdigit():
                 seen.setdefault(stem(part), None)
     return tuple(seen)[:limit]
+
+
+def keyword_key(keyword: str) -> str:
+    """A keyword as an opaque key of ten lower-case letters (from its SHA-256): a capture keeps these instead of
+    the words, and two captures that share a word share its key. The letters read as one word to
+    :func:`keywords_of` (no digit, no separator), so a text made of keys matches as its words would. A key
+    is not a secret: whoever holds the file can test a guessed word."""
+    import hashlib  # here: only a capture needs it
+
+    digest = hashlib.sha256(b"ladder-keyword\x00" + keyword.encode("utf-8", "surrogatepass")).digest()
+    return "".join(chr(97 + byte % 26) for byte in digest[:10])
 
 
 def similarity(first: Iterable[str], second: Iterable[str]) -> tuple[int, float]:

@@ -5,6 +5,19 @@ Both are JSON lines under the history directory (``.ladder/feedback/notes.jsonl`
 "keywords"}``. Each line's ``id`` is its identity, so a note or a capture counts once
 however often the tracker scans. A line that is not such an object is skipped,
 counted and kept, and said once per file.
+
+A capture (``agents/captures.py`` writes them) keeps no words unless ``store_prompts`` is set:
+its ``keys`` are its keywords as opaque keys, and its ``text`` is those keys (or one key of its
+reason codes when it named no topic), so captures still meet by what they are about, and
+topic-less ones by reason code. A capture written with ``store_prompts`` shows its words (its
+keys go along as keywords); the tracker matches texts, so captures written before and after
+``store_prompts`` changes do not meet. The reason codes go into the sighting's location, for
+people, where they join nothing. Older
+captures (words in ``text`` and ``keywords``, no ``keys``) are read as before.
+
+A capture marked ``"ask": "classify"`` is not counted until a verdict line in the same file,
+``{"verdict": <capture id>, "when", "dissatisfied": true}``, says so (the last verdict on a
+capture holds); a verdict line is not a piece of feedback itself.
 """
 
 from __future__ import annotations
@@ -54,10 +67,19 @@ _FIELDS = (("id", _id_ok), ("text", _text_ok), ("when", _when_ok))
 
 
 def _valid(data: Any) -> Optional[dict[str, Any]]:
-    """The entry if it has the shape the tracker trusts: a printable id, a date, a text, word keywords."""
+    """The entry if it has the shape the tracker trusts: a printable id, a date, a text, word keywords (and keys,
+    and reason codes, when it has them)."""
     if not isinstance(data, dict) or not all(ok(data.get(key)) for key, ok in _FIELDS):
         return None
-    return data if _keywords_ok(data.get("keywords", [])) else None
+    lists = (data.get("keywords", []), data.get("keys", []), data.get("reasons", []))
+    return data if all(map(_keywords_ok, lists)) else None
+
+
+def _verdict(data: Any) -> Optional[dict[str, Any]]:
+    """A reviewer's verdict on a capture marked ``ask``, if ``data`` is one."""
+    ok = (isinstance(data, dict) and _id_ok(data.get("verdict")) and _when_ok(data.get("when"))
+          and isinstance(data.get("dissatisfied"), bool) and _keywords_ok(data.get("reasons", [])))
+    return data if ok else None
 
 
 def _read(path: Path, context: SourceContext) -> bytes:
@@ -71,31 +93,51 @@ def _read(path: Path, context: SourceContext) -> bytes:
         return b""
 
 
-def _parsed(line: bytes) -> Optional[dict[str, Any]]:
+def _parsed(line: bytes) -> Any:
     try:
-        return _valid(json.loads(line.decode("utf-8")))
+        return json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
 
 
-def entries(path: Path, context: SourceContext) -> Iterator[dict[str, Any]]:
-    """The valid entries of one journal file (a missing file has none); the rest counted and said once."""
+def _lines(path: Path, context: SourceContext) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The valid entries and the verdicts of one journal file (a missing file has none); the rest counted and
+    said once."""
     raw = _read(path, context)
-    lines = [line for line in raw[:_MAX_BYTES].splitlines() if line.strip()]
-    found = [entry for entry in map(_parsed, lines) if entry is not None]
-    cut = len(raw) > _MAX_BYTES
-    if len(found) < len(lines) or cut:
-        context.warn(f"{path}: {len(lines) - len(found)} unreadable lines{' (and more past 16 MB)' if cut else ''}; "
+    lines = [_parsed(line) for line in raw[:_MAX_BYTES].splitlines() if line.strip()]
+    found = [entry for entry in map(_valid, lines) if entry is not None]
+    verdicts = [verdict for verdict in map(_verdict, lines) if verdict is not None]
+    cut, unreadable = len(raw) > _MAX_BYTES, len(lines) - len(found) - len(verdicts)
+    if unreadable or cut:
+        context.warn(f"{path}: {unreadable} unreadable lines{' (and more past 16 MB)' if cut else ''}; "
                      "skipped and kept")
-    yield from found
+    return found, verdicts
+
+
+def entries(path: Path, context: SourceContext) -> Iterator[dict[str, Any]]:
+    """The valid entries of one journal file (a missing file has none); the rest counted and said once. A
+    capture marked ``ask`` is among them only when its last verdict says it is dissatisfaction."""
+    found, verdicts = _lines(path, context)
+    said = {v["verdict"]: v for v in verdicts}
+    for entry in found:
+        if entry.get("ask") is None:
+            yield entry
+        elif entry["id"] in said and said[entry["id"]]["dissatisfied"]:
+            yield {**entry, "reasons": said[entry["id"]].get("reasons") or entry.get("reasons", [])}
+
+
+def _where(prefix: str, ident: str, how: str, entry: dict[str, Any]) -> str:
+    reasons = ", ".join(entry.get("reasons") or ())
+    return f"{prefix} {ident[:12]} ({how}{': ' + reasons if reasons else ''})"
 
 
 def _sightings(folder: Path, name: str, context: SourceContext) -> Iterator[Sighting]:
     source, prefix, how = _KINDS[name]
     for entry in entries(folder / name, context):
         ident = entry["id"]
-        yield Sighting(1, entry["text"].strip(), f"{prefix} {ident[:12]} ({how})", source, f"{prefix}:{ident}",
-                       entry["when"][:10], tuple(entry.get("keywords", ())))
+        keywords = tuple(dict.fromkeys([*entry.get("keywords", ()), *entry.get("keys", ())]))
+        yield Sighting(1, entry["text"].strip(), _where(prefix, ident, how, entry), source, f"{prefix}:{ident}",
+                       entry["when"][:10], keywords)
 
 
 def _note_text(text: str) -> str:
