@@ -11,13 +11,16 @@ transcript holds an assistant turn before the prompt (false: the first request o
 patterns were changed against) or ``held_out`` (a third of the rows, written with the others
 before the classifier was changed, and never looked at while changing it).
 
-Each row is classified as the prompt hook classifies it, with the row's referent. A prompt the
-classifier only marks for the reviewer to confirm (``Classification.ask``) is not counted as
-captured: it counts nowhere until the reviewer says it is dissatisfaction. The script prints, for
-each split, rows with a referent and rows without, per language: precision, recall, and how many
-prompts were marked for the reviewer. ``--misses`` lists the tuning rows it gets wrong (never the
-held-out ones: looking at them would make them tuning rows). It measures and prints; it never
-asserts (``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
+Each row is classified as the prompt hook classifies it, with the row's referent: the patterns,
+then, where they found nothing and there is a referent, the built-in classifier plugin
+(``agents/ask_reviewer.py``). A prompt only marked for the reviewer to confirm
+(``Classification.ask``, or the plugin's answer) is not counted as captured: it counts nowhere
+until the reviewer says it is dissatisfaction. The script prints, for each split, rows with a
+referent and rows without, per language: precision, recall, how many prompts were marked for the
+reviewer and how many of those are dissatisfied (what a reviewer that judges right would add).
+``--misses`` lists the tuning rows it gets wrong (never the held-out ones: looking at them would
+make them tuning rows). It measures and prints; it never asserts
+(``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any, NamedTuple, Optional, Sequence
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from ladder_plugins.agents.ask_reviewer import ask  # noqa: E402
 from ladder_plugins.agents.classify import classify  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "prompts.jsonl"
@@ -52,6 +56,7 @@ class Score(NamedTuple):
     captured: int
     hits: int
     asked: int
+    asked_right: int
 
     @property
     def precision(self) -> float:
@@ -78,16 +83,19 @@ def load(path: Path = DATA) -> list[Row]:
 def outcome(row: Row) -> tuple[bool, bool]:
     """(captured, marked for the reviewer) for one row, classified with its referent."""
     found = classify(row.prompt, lambda: row.referent)
-    return found is not None and not found.ask, found is not None and found.ask
+    if found is None:
+        return False, row.referent and ask(row.prompt) is not None
+    return not found.ask, found.ask
 
 
 def score(rows: Sequence[Row]) -> Score:
-    wanted = captured = hits = asked = 0
+    wanted = captured = hits = asked = asked_right = 0
     for row in rows:
-        got, ask = outcome(row)
-        wanted, captured, asked = wanted + row.label, captured + got, asked + ask
+        got, marked = outcome(row)
+        wanted, captured, asked = wanted + row.label, captured + got, asked + marked
         hits += got and row.label == 1
-    return Score(len(rows), wanted, captured, hits, asked)
+        asked_right += marked and row.label == 1
+    return Score(len(rows), wanted, captured, hits, asked, asked_right)
 
 
 def subsets(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
@@ -104,7 +112,7 @@ def subsets(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
 
 def _line(name: str, s: Score) -> str:
     return (f"  {name} {s.rows:4d} rows {s.wanted:3d} dissatisfied  precision {s.precision:5.3f}  "
-            f"recall {s.recall:5.3f}  marked for the reviewer {s.asked:3d}")
+            f"recall {s.recall:5.3f}  for the reviewer {s.asked:3d} ({s.asked_right} dissatisfied)")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

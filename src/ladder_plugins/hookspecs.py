@@ -116,5 +116,8 @@ class LadderSpec:
         :param prompt: the prompt's text, as the user typed it (untrusted).
         :param deadline: a :func:`time.monotonic` value; an answer after it is discarded.
         :return: reason codes (words such as ``"negative_evaluation"``) when it is feedback, an empty
-            sequence when it is not, ``None`` for no opinion.
+            sequence when it is not, ``None`` for no opinion. The code ``"ask_reviewer"``
+            (``agents.captures.ASK_REVIEWER``) says "maybe": the capture is written marked ``ask`` and
+            counts only once the detached reviewer's verdict says it is dissatisfaction; the built-in
+            ``agents/ask_reviewer.py`` answers it for prompts the patterns miss that may be complaints.
         """

@@ -74,6 +74,7 @@ __all__ = [
     "classify",
     "capture_keywords",
     "transcript_referent",
+    "may_be_feedback",
 ]
 
 #: the reason codes, in the order a capture lists them
@@ -409,6 +410,26 @@ def classify(prompt: str, referent: Callable[[], Optional[bool]] = lambda: None)
     if not reasons or known is False:
         return None
     return Classification(reasons, _keywords(text), ask=known is None)
+
+
+#: what makes a prompt the patterns miss worth the reviewer's question: it speaks of the agent or of what the
+#: user asked, and it holds a negation, a contrast or a failure; compiled on first use
+_ADDRESS = (r"\byou(?:r|'re|'ve|'d)?\b|\bi (?:asked|said|told|wanted|meant|needed|expected)\b|"
+            r"你|我(?:让|要|说|叫|问|只)")
+_CUE = (r"\b(?:not|no|never|nothing|wrong|broke|broken|fail\w*|error\w*|bug\w*|again|still|instead|without|why|worse|"
+        r"mess\w*|missing|lost|deleted|removed|revert\w*|undo|supposed|should|even|ignor\w*)\b|n't\b|"
+        r"[不没别错又坏挂删]|为什么|怎么|根本|到底|干什么|干嘛")
+
+
+def may_be_feedback(prompt: str) -> bool:
+    """Whether a prompt the patterns did not capture may still be dissatisfaction, said in words no pattern
+    knows: it is not skipped, speaks of the agent or of what the user asked, and holds a negation, a contrast
+    or a failure. Such a prompt is worth a capture marked for the reviewer, who decides detached
+    (``agents/ask_reviewer.py``); deciding here would need judgement the patterns do not have."""
+    if skipped(prompt):
+        return False
+    low = cleaned(prompt).lower()
+    return re.search(_ADDRESS, low) is not None and re.search(_CUE, low) is not None
 
 
 def transcript_referent(path: Optional[str], limit: int = TRANSCRIPT_TAIL) -> Optional[bool]:
