@@ -84,6 +84,11 @@ class Host:
     block_decision: str = "block"
     #: whether the host asks the user to trust a hook it has not run before
     asks_trust: bool = False
+    #: its CLI run once, non-interactively, as the detached feedback reviewer (``agents.reviewer``): the
+    #: reviewer's request goes to its stdin, the answer comes on stdout
+    review_command: tuple[str, ...] = ()
+    #: the field of the JSON object the review command prints that holds the answer; ``""``: stdout is the answer
+    review_answer: str = ""
 
     @property
     def edit_matcher(self) -> str:
@@ -105,6 +110,8 @@ CLAUDE = Host(
     (HookFile("settings.json", "json"), HookFile("settings.local.json", "json", installs=False)),
     "UserPromptSubmit", "PostToolUse", ("Edit", "Write", "MultiEdit"),
     read_only_tools=("Read", "NotebookRead", "Glob", "Grep", "LS"), project_dir_env="CLAUDE_PROJECT_DIR",
+    # print mode reads the prompt from stdin; --output-format json prints one object, the answer in "result"
+    review_command=("claude", "-p", "--output-format", "json"), review_answer="result",
 )
 # Codex's apply_patch answers to Edit and Write; naming it keeps older builds without those aliases covered.
 # config.toml holds [[hooks.<Event>]] tables; install writes there only in the cases install.settings_path says
@@ -112,6 +119,9 @@ CODEX = Host(
     "codex", "Codex", ".codex", (HookFile("hooks.json", "json"), HookFile("config.toml", "toml")),
     "UserPromptSubmit", "PostToolUse", ("Edit", "Write", "MultiEdit", "apply_patch"),
     own_fields=("turn_id", "model"), asks_trust=True,
+    # exec reads the prompt from stdin ("-") and prints only the final message on stdout; read-only sandbox,
+    # no rollout files kept, and it runs in a temporary directory (no git repository there)
+    review_command=("codex", "exec", "--sandbox", "read-only", "--skip-git-repo-check", "--ephemeral", "-"),
 )
 GEMINI = Host(
     "gemini", "Gemini CLI", ".gemini", (HookFile("settings.json", "jsonc"),),
@@ -119,6 +129,10 @@ GEMINI = Host(
     read_only_tools=("read_file", "read_many_files", "list_directory", "glob", "search_file_content"),
     prompt_matcher="", per_second=1000, own_fields=("timestamp",), project_dir_env="GEMINI_PROJECT_DIR",
     prompt_nothing="{}", block_decision="deny",
+    # headless: -p's text is the instruction, stdin is appended to it; --output-format json: the answer in "response"
+    review_command=("gemini", "--output-format", "json", "-p",
+                    "Answer the review request given on standard input with the one JSON object it asks for."),
+    review_answer="response",
 )
 
 #: every host, in the order commands list them (``--agent all``, doctor)

@@ -2,10 +2,10 @@
 
 It runs before the agent sees each prompt, so it must never make the user wait:
 
-* no network, no subprocess, nothing heavier than the standard library and ``config``
-  (the analysis and the history are never imported); what only a captured prompt needs
-  (the lock, hashing) and what only an existing rules file needs (``rules_file``) is
-  imported when it is needed;
+* no network, no subprocess waited for, nothing heavier than the standard library and
+  ``config`` (the analysis and the history are never imported); what only a captured prompt
+  needs (the lock, hashing, the review's start) and what only an existing rules file or lesson
+  folder needs (``rules_file``, ``lessons``) is imported when it is needed;
 * a time budget (:data:`DEFAULT_BUDGET`, or ``LADDER_HOOK_BUDGET_MS``) checked between the
   steps; past it nothing more is done and the host's "nothing to add" is printed. The
   console entry also waits for the work at most that long (it runs in a daemon thread),
@@ -18,8 +18,13 @@ What it does:
 1. **Captures dissatisfaction** (:mod:`.classify`, then classifier plugins of the
    ``ladder_classify_feedback`` hook for what the patterns miss, each answer after the
    deadline discarded) as one line of ``.ladder/feedback/captures.jsonl`` (:mod:`.captures`),
-   which the tracker counts as a level-1 occurrence.
-2. **Injects the managed rules block** of the configured files (``[tool.ladder.rules]
+   which the tracker counts as a level-1 occurrence; then writes the capture's review job and
+   starts the review detached (:mod:`.review_queue`: its own session, stdio ``/dev/null``, never
+   waited on), which may publish a lesson for later prompts (:mod:`.review`).
+2. **Injects the applicable lessons**: up to three lessons of ``.agent/reflections/`` whose
+   keywords the prompt names, published before this prompt was handled (its publication cutoff),
+   those the block gives in full left out (``lessons.select``), within a quarter of the block's budget.
+3. **Injects the managed rules block** of the configured files (``[tool.ladder.rules]
    files``, default ``.agent/rules/feedback-loop.md``), read by ``rules_file.read_block``
    and bounded below Claude Code's 10,000 characters per string, so a rule that recurred
    enough is in front of the agent every turn, whether or not it opens the file.
@@ -69,6 +74,8 @@ __all__ = [
     "plugins_installed",
     "plugin_reasons",
     "rules_context",
+    "lessons_for",
+    "LESSONS_SHARE",
     "render",
     "run",
     "main",
@@ -81,6 +88,8 @@ PLUGIN_SHARE = 0.5
 EMPTY = "{}"
 #: characters of context at most: below the hosts' cap on each string
 MAX_CONTEXT = CONTEXT_CAP - 500
+#: the share of the block's budget the lessons that match a prompt may take
+LESSONS_SHARE = 0.25
 _GRACE = 0.25
 _MAX_PLUGIN_REASONS = 8
 _DEFAULT_RULES = (".agent/rules/feedback-loop.md",)
@@ -110,6 +119,8 @@ class HookConfig:
     rules_max_bytes: int = _DEFAULT_MAX_BYTES
     store_prompts: bool = False
     history_dir: str = ".ladder"
+    #: a capture starts the detached review (``[tool.ladder.feedback] review``)
+    review: bool = True
 
 
 def dialect_of(data: Mapping[str, Any]) -> Optional[Host]:
@@ -167,6 +178,7 @@ def _config_of(root: Path, ladder: Mapping[str, Any]) -> HookConfig:
         else _DEFAULT_MAX_BYTES,
         feedback.get("store_prompts") is True,
         _relative_path(ladder.get("history_dir")) or ".ladder",
+        feedback.get("review") is not False,
     )
 
 
@@ -297,19 +309,34 @@ def _from_plugins(prompt: str, reasons: Sequence[str]) -> Optional[Classificatio
 
 
 def _capture(hook: PromptInput, config: HookConfig, found: Classification, now: Optional[datetime],
-             deadline: float) -> str:
-    """Write the capture; the fact said to the agent, or ``""`` when nothing was written."""
+             deadline: float) -> Optional[dict[str, Any]]:
+    """Write the capture; the entry written, or ``None`` when nothing was."""
     from .captures import append_capture, capture_entry, in_project
 
     if not in_project(config.root):
-        return ""
+        return None
     entry = capture_entry(hook.prompt, found, session_id=hook.session_id, now=now, store_prompt=config.store_prompts)
     left = min(0.2, deadline - time.monotonic())
     if left <= 0 or append_capture(config.root, entry, config.history_dir, timeout=left) is None:
-        return ""
+        return None
+    return entry
+
+
+def _captured_fact(found: Classification) -> str:
     about = f"; about: {', '.join(found.keywords)}" if found.keywords else ""
     return (f"ladder-plugins recorded this prompt as corrective feedback on the agent's work "
             f"(reasons: {', '.join(found.reasons)}{about}).")
+
+
+def _start_review(hook: PromptInput, config: HookConfig, entry: Mapping[str, Any], found: Classification,
+                  environ: Mapping[str, str]) -> None:
+    """The capture's review job written and the review started, detached: never waited for (the prompt's
+    context is decided without it; what it publishes reaches later prompts only)."""
+    from . import review_queue
+
+    job = review_queue.job_entry(entry, hook.prompt, hook.transcript, found.keywords)
+    if review_queue.write_job(config.root, config.history_dir, job) is not None:
+        review_queue.start_review(config.root, environ)
 
 
 def _rules_paths(config: HookConfig) -> list[Path]:
@@ -372,6 +399,43 @@ def rules_context(config: HookConfig, deadline: float, limit: int = MAX_CONTEXT)
     return "\n\n".join(parts)
 
 
+def _cutoff(now: Optional[datetime]) -> str:
+    """The prompt's publication cutoff, fixed when it is handled: lessons published later reach later prompts."""
+    from datetime import datetime, timezone
+
+    moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def lessons_for(prompt: str, config: HookConfig, cutoff: str, block: str) -> str:
+    """Up to three lessons of ``.agent/reflections/`` whose keywords the prompt names (published by
+    ``cutoff``), those the block already gives in full left out, within :data:`LESSONS_SHARE` of the
+    block's budget; ``""`` for none (and nothing is imported where there is no lesson folder)."""
+    from ..lessons.store import REFLECTIONS_DIR
+
+    if not prompt.strip() or not os.path.isdir(config.root / REFLECTIONS_DIR):
+        return ""
+    from ..lessons.select import applicable, lessons_context
+    from ..lessons.store import read_lessons
+
+    fresh = [x for x in read_lessons(config.root, cutoff=cutoff) if f": {x.title} (" not in block]
+    return lessons_context(applicable(fresh, prompt), int(config.rules_max_bytes * LESSONS_SHARE))
+
+
+def _context(hook: PromptInput, config: HookConfig, cutoff: str, deadline: float, limit: int) -> str:
+    """The applicable lessons and the rules block, within the block's budget (``rules_max_bytes``) together:
+    the block is read again with less room only when the lessons need it."""
+    rules = rules_context(config, deadline, limit)
+    lessons = lessons_for(hook.prompt, config, cutoff, rules) if time.monotonic() < deadline else ""
+    if not lessons:
+        return rules
+    size = len(lessons.encode("utf-8")) + 2
+    if rules and len(rules.encode("utf-8")) + size > config.rules_max_bytes:
+        smaller = HookConfig(**{**config.__dict__, "rules_max_bytes": max(512, config.rules_max_bytes - size)})
+        rules = rules_context(smaller, deadline, limit - len(lessons) - 2)
+    return "\n\n".join(part for part in (lessons, rules) if part)
+
+
 def render(dialect: Host, context: str) -> str:
     """What to print: the host's JSON carrying ``context`` (cut to :data:`MAX_CONTEXT`), or its nothing."""
     if not context:
@@ -388,20 +452,29 @@ def _answer(stdin: bytes, environ: Mapping[str, str], now: Optional[datetime], b
     hook = parse_input(stdin, environ)
     if hook is None:
         return EMPTY
+    cutoff = _cutoff(now)
     config = load_config(hook.start)
-    said = _feedback(hook, config, now, (began + budget * PLUGIN_SHARE, deadline))
-    rules = rules_context(config, deadline, MAX_CONTEXT - len(said) - 2) if time.monotonic() < deadline else ""
+    said = _feedback(hook, config, now, (began + budget * PLUGIN_SHARE, deadline), environ)
+    rules = _context(hook, config, cutoff, deadline, MAX_CONTEXT - len(said) - 2) if time.monotonic() < deadline \
+        else ""
     if time.monotonic() > deadline:
         return hook.dialect.prompt_nothing
     return render(hook.dialect, "\n\n".join(part for part in (said, rules) if part))
 
 
-def _feedback(hook: PromptInput, config: HookConfig, now: Optional[datetime], deadlines: tuple[float, float]) -> str:
-    """Classify and capture while the budget lasts (plugins until the first deadline); the fact to say."""
+def _feedback(hook: PromptInput, config: HookConfig, now: Optional[datetime], deadlines: tuple[float, float],
+              environ: Mapping[str, str]) -> str:
+    """Classify and capture while the budget lasts (plugins until the first deadline), and start the capture's
+    review (with ``review``); the fact to say."""
     if time.monotonic() >= deadlines[1]:
         return ""
     found = _classified(hook, deadlines[0])
-    return "" if found is None else _capture(hook, config, found, now, deadlines[1])
+    entry = None if found is None else _capture(hook, config, found, now, deadlines[1])
+    if found is None or entry is None:
+        return ""
+    if config.review and time.monotonic() < deadlines[1]:
+        _start_review(hook, config, entry, found, environ)
+    return _captured_fact(found)
 
 
 def run(stdin: bytes, environ: Optional[Mapping[str, str]] = None, now: Optional[datetime] = None, *,

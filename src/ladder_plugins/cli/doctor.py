@@ -34,6 +34,8 @@ class Diagnosis:
     git: dict[str, Any] = field(default_factory=dict)
     #: per agent host, which of our hooks its settings run (``agents.installed.installed_kinds``)
     agent_hooks: dict[str, list[str]] = field(default_factory=dict)
+    #: the detached feedback reviewer: which one runs, when it last ran and last succeeded, the jobs waiting
+    reviewer: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, str]] = field(default_factory=list)
     #: facts worth knowing that need no fix (the built-in defaults, a directory in no project)
     notes: list[str] = field(default_factory=list)
@@ -216,6 +218,32 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
                      "the hook should run in (it writes that environment's interpreter)")
 
 
+def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
+    """Which reviewer turns captured complaints into lessons (found on this shell's PATH; the hooks run with the
+    host's), and what ``reviewer.json`` says of its last run. None found is a note: complaints then become
+    lessons in the user's own words, by design."""
+    import os
+
+    from ..agents.review import pending_jobs
+    from ..agents.review_queue import reviews_dir
+    from ..agents.reviewer import choose, status_path
+
+    feedback = settings.feedback
+    found = choose(feedback.reviewer, os.environ) if feedback.review else None
+    try:
+        status = json.loads(status_path(settings.root, settings.history_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        status = {}
+    status = status if isinstance(status, dict) else {}
+    diag.reviewer = {"enabled": feedback.review, "runs": found.name if found else None,
+                     "command": list(found.command) if found else [],
+                     "pending": len(pending_jobs(reviews_dir(settings.root, settings.history_dir))),
+                     **{key: status.get(key) for key in ("last_run", "last_event", "last_reason", "last_success")}}
+    if feedback.review and found is None:
+        diag.notes.append("no reviewer: none configured ([tool.ladder.feedback] reviewer) and no claude, codex or "
+                          "gemini on PATH; captured complaints become lessons in the user's own words")
+
+
 def diagnose(start: Path) -> Diagnosis:
     diag = Diagnosis()
     settings = _check_config(diag, start)
@@ -227,6 +255,7 @@ def diagnose(start: Path) -> Diagnosis:
         _check_feedback(diag, settings)
         _check_rules_block(diag, settings)
         _check_agent_hooks(diag, settings)
+        _check_reviewer(diag, settings)
     return diag
 
 
@@ -281,6 +310,17 @@ def _hooks_line(hooks: dict[str, list[str]]) -> list[str]:
     return [f"agent hooks: {said}{hint}"]
 
 
+def _reviewer_line(r: dict[str, Any]) -> list[str]:
+    if not r:
+        return []
+    if not r.get("enabled"):
+        return ["reviewer: off ([tool.ladder.feedback] review = false): complaints are captured, not reviewed"]
+    runs = f"{r['runs']} ({' '.join(r['command'])})" if r.get("runs") else "none (lessons from the user's own words)"
+    last = f"last succeeded {r['last_success']}" if r.get("last_success") else "never succeeded here yet"
+    ran = f", last ran {r['last_run']} ({r.get('last_event')}, {r.get('last_reason')})" if r.get("last_run") else ""
+    return [f"reviewer: {runs}; {last}{ran}; {plural(int(r.get('pending') or 0), 'complaint')} waiting"]
+
+
 def _config_line(cfg: dict[str, Any]) -> str:
     if not cfg.get("valid"):
         return "configuration: INVALID"
@@ -294,6 +334,7 @@ def doctor_text(diag: Diagnosis) -> str:
     lines += _history_line(diag.history) + _git_line(diag.git) + _feedback_line(diag.feedback)
     lines += _rules_line(diag.rules_block)
     lines += _hooks_line(diag.agent_hooks)
+    lines += _reviewer_line(diag.reviewer)
     lines += [""] + [f"note: {note}" for note in diag.notes]
     problems = [f"problem: {p['problem']}\n  fix: {p['fix']}" for p in diag.problems]
     return "\n".join(lines + (problems or ["nothing to fix"]))

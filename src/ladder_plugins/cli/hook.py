@@ -1,4 +1,4 @@
-"""``ladder hook prompt|post-edit|install|uninstall``: the agent hooks, and putting them into a host's settings.
+"""``ladder hook prompt|post-edit|review|install|uninstall``: the agent hooks, and putting them into a host's settings.
 
 ``prompt`` and ``post-edit`` are what Claude Code, Codex and Gemini CLI run on every prompt and every edit:
 :mod:`.main` sends them here before building any parser, and each fails open (exit 0, ``{}`` or nothing).
@@ -23,6 +23,8 @@ _ACTION_HELP = {
                "  ladder hook prompt                            what the hosts run before each prompt"),
     "post-edit": ("the PostToolUse/AfterTool hook (stdin JSON → stdout)",
                   "  ladder hook post-edit                         what the hosts run after each edit"),
+    "review": ("review the captured complaints waiting, publish their lessons (the prompt hook starts it detached)",
+               "  ladder hook review                            the pending complaints of this project, now"),
 }
 
 
@@ -102,9 +104,31 @@ def _dry(agent: str, diff: str) -> str:
     return diff.rstrip("\n") if diff else f"{agent}: nothing to change"
 
 
+def _review(args: argparse.Namespace) -> int:
+    """The pending reviews of this project, now, in the foreground: one line per outcome."""
+    from ..agents.review import review_pending
+    from ..config import load_settings, no_project
+    from ..errors import LadderError
+    from .common import EXIT_OK
+
+    settings = load_settings(Path.cwd())
+    if not settings.in_project:
+        raise LadderError(f"{no_project(settings.root)}: run 'ladder hook review' inside a project")
+    outcomes = review_pending(settings.root)
+    for outcome in outcomes:
+        by = f" by {outcome.reviewer}" if outcome.reviewer else ""
+        family = f", lesson {outcome.family}" if outcome.family else ""
+        print(f"capture {outcome.capture[:12]}: {outcome.event} ({outcome.reason}{by}{family}, {outcome.ms} ms)")
+    if not outcomes:
+        print("no review waiting (or another review holds the lease)")
+    return EXIT_OK
+
+
 def _hook(args: argparse.Namespace) -> int:
     if args.action in ("prompt", "post-edit"):
         return run_hook(args.action)
+    if args.action == "review":
+        return _review(args)
     return _install(args, remove=args.action == "uninstall")
 
 

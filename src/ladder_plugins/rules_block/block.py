@@ -10,9 +10,16 @@ rebuilt whole every time, so it never accumulates and nobody has to prune it:
 - *rank*: severity, then count, then the most recent recurrence (without it feedback
   hit often long ago outranks feedback hit this week), then title, so it is stable;
 - *budget*: the block never exceeds ``max_bytes`` (UTF-8, markers included). The
-  layout is decided by rank alone: sections are written in full while they fit, then
-  heading-only (*demoted*, never dropped), then counted in one closing line. A demoted
+  layout is decided by rank alone: every section keeps at least a heading-only line
+  with its name and count (*demoted*, never dropped), titles shortened as far as
+  :data:`DEMOTED_CAPS` allows before any section is only counted in one closing
+  line; in the room left, sections are written in full in rank order. A demoted
   section is back in full the moment it outranks one that is written in full.
+
+Lessons (``lessons.store``: what the detached reviewer learnt from the user's complaints)
+qualify by the same thresholds on their occurrences (publication and recurrences); each is
+its title and how to apply it. A Minor lesson never enters the block: the prompt hook gives
+it only to a prompt that names its keywords.
 
 Everything taken from the history, the state file or the code is reduced to a safe
 character set (:func:`safe_text`) and every line is normalised again when rendered,
@@ -51,7 +58,8 @@ __all__ = [
     "SEVERITIES", "THRESHOLDS", "DEFAULT_FILES", "DEFAULT_MAX_BYTES", "MIN_BYTES", "NEWLINES", "NAME_CAP", "TITLE_CAP",
     "Section", "Block", "RulesConfig", "rules_config", "safe_text", "plain_line",
     "merge", "rank", "render_block", "minimum_bytes", "heading_line", "demoted_line", "more_line", "in_written_form",
-    "hotspot_sections", "pattern_sections", "item_sections", "item_severity", "build_sections", "build_block",
+    "hotspot_sections", "pattern_sections", "item_sections", "lesson_sections", "DEMOTED_CAPS",
+    "item_severity", "build_sections", "build_block",
 ]
 
 BEGIN = "<!-- ladder:rules:begin -->"
@@ -71,6 +79,8 @@ DEFAULT_MAX_BYTES = 6144
 NEWLINES = ("\n", "\r\n", "\r")
 NAME_CAP = 80
 TITLE_CAP = 160
+#: the title lengths a demoted line is tried at, longest first: names are shortened before any is dropped
+DEMOTED_CAPS = (TITLE_CAP, 100, 70, 50, 32, 20)
 
 _RANK = {name: number for number, name in enumerate(SEVERITIES)}
 _SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$\\")  # the backslash: agent_data's escape of a speaker's word
@@ -111,6 +121,8 @@ class Block:
     demoted: tuple[Section, ...]
     counted: tuple[Section, ...]
     max_bytes: int
+    #: the characters a demoted line's title was cut to, so that every name fits (:data:`DEMOTED_CAPS`)
+    title_cap: int = TITLE_CAP
 
     @property
     def saturated(self) -> bool:
@@ -185,8 +197,8 @@ def _body_lines(section: Section) -> tuple[str, ...]:
     return tuple("\\" + line if line.startswith(_STRUCTURAL) else line for line in lines if line)
 
 
-def _title(section: Section) -> str:
-    return plain_line(section.title, TITLE_CAP) or "(untitled)"
+def _title(section: Section, cap: int = TITLE_CAP) -> str:
+    return plain_line(section.title, cap) or "(untitled)"
 
 
 def heading_line(section: Section) -> str:
@@ -194,9 +206,10 @@ def heading_line(section: Section) -> str:
     return f"{FULL_PREFIX}{section.severity}: {_title(section)} ({section.count}\u00d7)"
 
 
-def demoted_line(section: Section) -> str:
-    """``- Major: <title> (3×) (shortened to fit)``: a section that did not fit in full."""
-    return f"{DEMOTED_PREFIX}{section.severity}: {_title(section)} ({section.count}\u00d7){DEMOTED_SUFFIX}"
+def demoted_line(section: Section, cap: int = TITLE_CAP) -> str:
+    """``- Major: <title> (3×) (shortened to fit)``: a section that did not fit in full, its title cut to ``cap``
+    characters."""
+    return f"{DEMOTED_PREFIX}{section.severity}: {_title(section, cap)} ({section.count}\u00d7){DEMOTED_SUFFIX}"
 
 
 def more_line(count: int) -> str:
@@ -309,17 +322,42 @@ def _full_lines(section: Section) -> tuple[str, ...]:
     return (heading_line(section), *_body_lines(section))
 
 
-def _layout(ranked: Sequence[Section], max_bytes: int, newline: str) -> tuple[int, int]:
+def _upgraded(full: Sequence[int], short: Sequence[int], budget: int) -> int:
+    """With every section's demoted line in, how many go in full instead, in rank order, within ``budget``."""
+    used, whole = sum(short), 0
+    while whole < len(full) and used + full[whole] - short[whole] <= budget:
+        used, whole = used + full[whole] - short[whole], whole + 1
+    return whole
+
+
+def _demoted_sizes(ranked: Sequence[Section], newline: str) -> Iterable[tuple[int, list[int]]]:
+    """Each cap of :data:`DEMOTED_CAPS` with the sizes of the demoted lines it gives."""
+    for cap in DEMOTED_CAPS:
+        yield cap, [_bytes((demoted_line(s, cap),), newline) for s in ranked]
+
+
+def _layout(ranked: Sequence[Section], max_bytes: int, newline: str) -> tuple[int, int, int]:
+    """How many sections in full, how many in full or demoted, and the demoted titles' cap: every name is kept
+    (titles shortened, down to :data:`DEMOTED_CAPS`' last) before any is only counted; of the caps that keep
+    them all, the one that leaves the most sections in full (the longest of those)."""
+    budget = max_bytes - minimum_bytes(0, newline)
     full = [_bytes(_full_lines(s), newline) for s in ranked]
-    short = [_bytes((demoted_line(s),), newline) for s in ranked]
-    return _plan(full, short, max_bytes - minimum_bytes(0, newline),
-                 lambda rest: _bytes((more_line(rest),), newline) if rest else 0)
+    kept = [(_upgraded(full, short, budget), cap) for cap, short in _demoted_sizes(ranked, newline)
+            if sum(short) <= budget]
+    if kept:
+        whole, cap = max(kept, key=lambda found: found[0])  # the first (longest cap) of the best
+        return whole, len(ranked), cap
+    cap = DEMOTED_CAPS[-1]
+    short = [_bytes((demoted_line(s, cap),), newline) for s in ranked]
+    whole, placed = _plan(full, short, budget, lambda rest: _bytes((more_line(rest),), newline) if rest else 0)
+    return whole, placed, cap
 
 
-def _text(ranked: Sequence[Section], whole: int, placed: int, newline: str) -> str:
+def _text(ranked: Sequence[Section], layout: tuple[int, int, int], newline: str) -> str:
+    whole, placed, cap = layout
     rest = len(ranked) - placed
     lines = [BEGIN, *HEADER, *(line for s in ranked[:whole] for line in _full_lines(s)),
-             *(demoted_line(s) for s in ranked[whole:placed]), *((more_line(rest),) if rest else ()), END]
+             *(demoted_line(s, cap) for s in ranked[whole:placed]), *((more_line(rest),) if rest else ()), END]
     return newline.join(lines) + newline
 
 
@@ -329,9 +367,10 @@ def render_block(sections: Iterable[Section], *, max_bytes: int = DEFAULT_MAX_BY
         raise ValueError(f"newline must be one of {NEWLINES!r}")
     ranked = rank(merge(sections))
     _require(max_bytes, len(ranked), newline)
-    whole, placed = _layout(ranked, max_bytes, newline)
-    return Block(_text(ranked, whole, placed, newline), tuple(ranked[:whole]), tuple(ranked[whole:placed]),
-                 tuple(ranked[placed:]), max_bytes)
+    layout = _layout(ranked, max_bytes, newline)
+    whole, placed, cap = layout
+    return Block(_text(ranked, layout, newline), tuple(ranked[:whole]), tuple(ranked[whole:placed]),
+                 tuple(ranked[placed:]), max_bytes, cap)
 
 
 # -- from state ------------------------------------------------------------------------------------------
@@ -455,6 +494,15 @@ def item_sections(entries: Iterable[Any]) -> list[Section]:
     return [_item(item, severity) for item, severity in graded if severity is not None]
 
 
+def lesson_sections(lessons: Iterable[Any]) -> list[Section]:
+    """The lessons (``lessons.store.Lesson``) that qualify: Blocker, Critical or Major with at least the
+    threshold's occurrences; each its title and how to apply it."""
+    return [Section(f"lesson:{lesson.family}", lesson.severity, lesson.title, (f"How to apply: {lesson.apply}",),
+                    lesson.count, _day(lesson.last))
+            for lesson in lessons
+            if lesson.severity in THRESHOLDS and lesson.count >= THRESHOLDS[lesson.severity]]
+
+
 def _ignore(message: str) -> None:
     """A warning sink that says nothing (reading for the block must not repeat what other commands say)."""
 
@@ -467,12 +515,16 @@ def _entries(settings: Any, warn: Callable[[str], None]) -> list[Any]:
 
 def build_sections(settings: Any, warn: Optional[Callable[[str], None]] = None) -> list[Section]:
     """Every section the project's state makes: hotspots and patterns (the history's read side, checked
-    against the code now), then the tracker's items (the state file as it is: read, never repaired)."""
+    against the code now), the lessons of ``.agent/reflections/``, then the tracker's items (the state file
+    as it is: read, never repaired)."""
     from ..history.view import load_view
+    from ..lessons.store import read_lessons
 
     sink = warn or _ignore
     view = load_view(settings, warn=sink, check=True)
-    return hotspot_sections(view, settings.mode) + pattern_sections(view) + item_sections(_entries(settings, sink))
+    lessons = lesson_sections(read_lessons(settings.root))
+    return hotspot_sections(view, settings.mode) + pattern_sections(view) + lessons + item_sections(
+        _entries(settings, sink))
 
 
 def build_block(settings: Any, warn: Optional[Callable[[str], None]] = None, newline: str = "\n") -> Block:

@@ -68,6 +68,35 @@ class Key:
         return make()
 
 
+class Command(Value):
+    """A command as a list of words (no shell): the program first; an empty list is no command."""
+
+    KIND = "list of strings (a command)"
+
+    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
+        if value == []:
+            return ()
+        if not isinstance(value, list) or not all(
+                isinstance(v, str) and v and v.isprintable() for v in value) or not value[0].strip() \
+                or value[0].startswith("-"):
+            raise check.fail(key, 'a command as a non-empty list of strings, the program first, such as '
+                                  '["claude", "-p", "--output-format", "json"]', value)
+        return tuple(value)
+
+
+class EnvNames(Value):
+    """Names of environment variables."""
+
+    KIND = "list of environment variable names"
+
+    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(
+                isinstance(v, str) and v.isascii() and v.replace("_", "a").isalnum() and not v[:1].isdigit()
+                for v in value):
+            raise check.fail(key, 'a list of environment variable names such as ["ANTHROPIC_BASE_URL"]', value)
+        return tuple(value)
+
+
 _RELATIVE_DIR = "a directory path relative to the project root"
 _MODE_DOCS = (
     ("advisory", "never fails: reports and records only"),
@@ -128,6 +157,16 @@ KEYS: tuple[Key, ...] = (
         "days an item may need promotion before `ladder feedback check` fails", default_doc="unset (off)"),
     Key("feedback.store_prompts", Flag(),
         "a prompt capture keeps the prompt's text too (by default only reason codes, keywords and a hash)"),
+    Key("feedback.review", Flag(),
+        "a captured complaint is reviewed by a detached process that publishes a lesson to `.agent/reflections/`"),
+    Key("feedback.reviewer", Command(),
+        "the reviewer's command, given the review request on stdin; it answers with the JSON verdict on stdout",
+        default_doc="unset (the first host CLI found on PATH: `claude -p`, `codex exec`, `gemini -p`)"),
+    Key("feedback.reviewer_timeout", Whole(1, 3600),
+        "seconds one review may take; past them it is killed and the lesson is made from the user's words"),
+    Key("feedback.reviewer_env", EnvNames(),
+        "environment variables the reviewer gets besides PATH, HOME, TMPDIR, LANG, LC_ALL, LC_CTYPE, TZ and "
+        "`LADDER_REVIEW_*`"),
 
     Key("rules.files", FileList(), "the files that hold the managed rules block"),
     Key("rules.max_bytes", Whole(512, 1_000_000), "the block's size cap in UTF-8 bytes, markers included"),

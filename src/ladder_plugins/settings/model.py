@@ -84,6 +84,14 @@ class FeedbackSettings:
     #: None: never
     grace_days: Optional[int] = None
     store_prompts: bool = False
+    #: a captured complaint is reviewed by a detached process (``agents.review``)
+    review: bool = True
+    #: the reviewer's command; empty: the first host CLI found on PATH (``hosts.HOSTS``' review commands)
+    reviewer: tuple[str, ...] = ()
+    #: seconds one review may take before it is killed (and the lesson made from the user's words)
+    reviewer_timeout: int = 300
+    #: environment variables passed to the reviewer besides PATH, HOME, TMPDIR, LANG, LC_ALL, LC_CTYPE and TZ
+    reviewer_env: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

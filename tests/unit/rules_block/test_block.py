@@ -70,7 +70,7 @@ def test_any_block_fits_its_budget_accounts_for_every_section_and_follows_the_ra
 def _assert_lines_follow_the_layout(block, newline: str) -> None:
     """Full sections, then demoted lines, then the closing line, each as the layout says, in rank order."""
     inner, kinds = _structure(block.text, newline)
-    expected = {"F": [heading_line(s) for s in block.full], "D": [demoted_line(s) for s in block.demoted],
+    expected = {"F": [heading_line(s) for s in block.full], "D": [demoted_line(s, block.title_cap) for s in block.demoted],
                 "M": [more_line(len(block.counted))] * bool(block.counted)}
     assert re.fullmatch("F*D*M?", kinds)
     assert {kind: [line for line in inner if _kind(line) == kind] for kind in expected} == expected

@@ -21,7 +21,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from ladder_plugins.config import load_settings
 from ladder_plugins.rules_block.block import (
-    BEGIN, END, FULL_PREFIX, MORE_PREFIX, SEVERITIES, Section, minimum_bytes, more_line, rank, render_block,
+    BEGIN, DEMOTED_SUFFIX, END, FULL_PREFIX, MORE_PREFIX, SEVERITIES, Section, minimum_bytes, more_line, rank, render_block,
 )
 from ladder_plugins.rules_block.files import read_block, rules_block_health
 
@@ -143,7 +143,8 @@ def test_a_small_budget_saturates_the_block_and_a_missing_file_is_not_present(sh
     (shop / "CLAUDE.md").unlink()
     health = rules_block_health(load_settings(shop))
     text = (shop / RULES).read_text(encoding="utf-8")
-    assert len(text.encode()) <= 512 and text.count(FULL_PREFIX) == 1 and more_line(2) in text
+    # every section keeps its name and count (demoted) before any goes in full or is only counted
+    assert len(text.encode()) <= 512 and text.count(DEMOTED_SUFFIX) == 3 and more_line(2) not in text
     assert [(f["present"], f["saturated"], f["over_budget"]) for f in health["files"]] == [
         (True, True, False), (False, True, False)]
 
