@@ -43,6 +43,8 @@ class Sighting:
     keywords: tuple[str, ...] = ()
     #: the row of the topic table it is about, when the source knows (a level-4 check enforcing a topic)
     topic: Optional[str] = None
+    #: how ``when`` was found: ``git blame``, ``git log``, ``file time`` (and why not git), ``front matter`` ...
+    dated: str = ""
     #: where it stands, for people only (a rules file's heading): never matched, so a shared heading joins nothing
     context: str = ""
 

@@ -146,7 +146,7 @@ class _Apply:
         item: dict[str, Any] = {
             "id": kebab_id(keywords, named),
             "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
-            "occurrences": 0, "first_seen": sighting.when or self.today, "last_seen": sighting.when or self.today,
+            "occurrences": 0, "first_seen": self._when(sighting), "last_seen": self._when(sighting),
             "current_level": sighting.level, "current_location": sighting.location,
             "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
         self.items.append(item)
@@ -154,14 +154,20 @@ class _Apply:
         self.scan.new_items.append(item["id"])
         return item
 
+    def _when(self, sighting: Sighting) -> str:
+        """The day a sighting was written (its source's date; a day after today, as a clock ahead of the scan's
+        gives it, is today), or today when its source cannot say."""
+        return min(sighting.when or self.today, self.today)
+
     def _count(self, item: dict[str, Any], sighting: Sighting) -> None:
-        when = sighting.when or self.today
+        when = self._when(sighting)
         item["occurrences"] = number_of(item, "occurrences") + 1
         item["first_seen"] = min(str(item.get("first_seen") or when), when)
         item["last_seen"] = max(str(item.get("last_seen") or when), when)
+        counted = {"identity": sighting.identity, "level": sighting.level, "source": sighting.source,
+                   "location": sighting.location, "when": when, "text": sighting.text[:_EXCERPT]}
         item.setdefault("ladder", {}).setdefault("sources", []).append(
-            {"identity": sighting.identity, "level": sighting.level, "source": sighting.source,
-             "location": sighting.location, "when": when, "text": sighting.text[:_EXCERPT]})
+            {**counted, "dated": sighting.dated} if sighting.dated else counted)
         self.held[sighting.identity] = item
         self.scan.new_occurrences += 1
 
@@ -173,12 +179,16 @@ class _Apply:
     def _levels(self, item: dict[str, Any], seen: list[Sighting]) -> None:
         """Where the item is encoded now, what it should be, and since when it needs promotion."""
         extra = item.setdefault("ladder", {})
+        was_promoted = item.get("promoted") is True and item["id"] not in self.scan.new_items
         _locate(item, extra, seen)
         topic = self._topic(item, seen)
         item["recommended_level"] = recommended_level(number_of(item, "occurrences"), topic)
         item["promoted"] = is_promoted(number_of(item, "current_level"), item["recommended_level"])
         _mark(extra, "topic", topic.id if topic is not None else None)
-        _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", self.today))
+        # due since the occurrence that made it due (its source's day), or today when it was promoted before
+        # this scan and a weaker encoding made it due now
+        since = self.today if was_promoted else min(str(item.get("last_seen") or self.today), self.today)
+        _mark(extra, "due_since", None if item["promoted"] else extra.get("due_since", since))
 
     def _topic(self, item: dict[str, Any], seen: list[Sighting]) -> Optional[Topic]:
         """What an item is about: the topic a check found in it enforces, else its texts' (topic line first)."""

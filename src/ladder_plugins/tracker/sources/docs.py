@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Set, T
 
 from ...hookspecs import hookimpl
 from ...ladderdir.paths import inside
+from ..dating import Dated, Dating
 from ..files import identity_of, read_source, relative
 from ..model import Sighting, SourceContext
 
@@ -276,31 +277,53 @@ def _description(text: str, document: _Document, problems: List[str]) -> List[Pi
     return [Piece(line, words)] if words else []
 
 
-def _sightings(rel: str, pieces: Iterable[Piece], scope: str) -> List[Sighting]:
+@dataclass(frozen=True)
+class _File:
+    """A file being read: where it is, and the days its lines were written."""
+
+    path: Path
+    rel: str
+    dates: Mapping[int, Dated]
+    otherwise: Dated
+
+    @classmethod
+    def at(cls, path: Path, context: SourceContext, dating: Optional[Dating]) -> "_File":
+        rel = relative(path, context.root)
+        dates, otherwise = dating.lines(path, rel) if dating is not None else ({}, Dated(None, ""))
+        return cls(path, rel, dates, otherwise)
+
+    def dated(self, line: int) -> Dated:
+        return self.dates.get(line, self.otherwise)
+
+
+def _sightings(file: _File, pieces: Iterable[Piece], scope: str, level: int = 2) -> List[Sighting]:
     suffix = f" ({scope})" if scope else ""
     return [
         Sighting(
-            level=2,
+            level=level,
             text=piece.text,
-            location=f"{rel}:{piece.line}{suffix}",
+            location=f"{file.rel}:{piece.line}{suffix}",
             source=_SOURCE,
-            identity=identity_of(rel, piece.text),
+            identity=identity_of(file.rel, piece.text),
+            when=file.dated(piece.line).day,
+            dated=file.dated(piece.line).how,
             context=piece.heading,
         )
         for piece in pieces
     ]
 
 
-def _read_document(path: Path, context: SourceContext) -> List[Sighting]:
+def _read_document(path: Path, context: SourceContext, dating: Optional[Dating] = None) -> List[Sighting]:
     """An instruction file (``CLAUDE.md``, ``AGENTS.md``, ...): its body, pieces; no scope."""
     text = read_source(path, context)
     if text is None:
         return []
     document = _split(text, strict=False)
-    return _sightings(relative(path, context.root), pieces_of(document.body, document.body_line), "")
+    file = _File.at(path, context, dating)
+    return _sightings(file, pieces_of(document.body, document.body_line), "")
 
 
-def _read_rule(path: Path, context: SourceContext, cursor: bool) -> List[Sighting]:
+def _read_rule(path: Path, context: SourceContext, cursor: bool, dating: Optional[Dating] = None) -> List[Sighting]:
     """A rule file: its description and its body's pieces, each located with the rule's scope."""
     text = read_source(path, context)
     if text is None:
@@ -312,7 +335,7 @@ def _read_rule(path: Path, context: SourceContext, cursor: bool) -> List[Sightin
     pieces = _description(text, document, problems) + pieces_of(document.body, document.body_line)
     if problems:
         context.warn(f"{rel}: {'; '.join(problems)}")
-    return _sightings(rel, pieces, scope)
+    return _sightings(_File.at(path, context, dating), pieces, scope)
 
 
 # ---------------------------------------------------------------------------
@@ -418,10 +441,11 @@ def rule_files(directory: Path, context: SourceContext, suffix: str, recursive: 
 def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
     """Level-2 sightings: instruction files, ``.claude/rules/**/*.md``, ``.cursor/rules/*.mdc``."""
     found: List[Sighting] = []
+    dating = Dating(context)
     for name in ROOT_DOCUMENTS:
-        found.extend(_read_document(context.root / name, context))
+        found.extend(_read_document(context.root / name, context, dating))
     for path in rule_files(context.root / ".claude" / "rules", context, ".md", recursive=True):
-        found.extend(_read_rule(path, context, cursor=False))
+        found.extend(_read_rule(path, context, cursor=False, dating=dating))
     for path in rule_files(context.root / ".cursor" / "rules", context, ".mdc", recursive=False):
-        found.extend(_read_rule(path, context, cursor=True))
+        found.extend(_read_rule(path, context, cursor=True, dating=dating))
     return found

@@ -21,6 +21,7 @@ from typing import Any, Iterator, List, Mapping, Optional, Sequence, Tuple
 from ...hookspecs import hookimpl
 from ...hosts import HOSTS, PLUGIN_HOOK_FILE, PLUGIN_MANIFEST
 from ...readers.settings import parse_settings
+from ..dating import Dated, Dating
 from ..files import identity_of, read_source, relative
 from ..model import Sighting, SourceContext
 
@@ -198,7 +199,7 @@ _STRUCTURAL = ("ladder's edit hook: structural rules (cyclomatic complexity, cog
                "nesting, long functions, parameters) over the limit, said at the moment of the edit")
 
 
-def _sighting(rel: str, entry: HookEntry) -> Sighting:
+def _sighting(rel: str, entry: HookEntry, dated: Dated = Dated(None, "")) -> Sighting:
     said = "; ".join(part for part in (entry.command, entry.prompt) if part)
     if _LADDER_EDIT_HOOK.search(entry.command or ""):
         said = f"{_STRUCTURAL}\n{said}"
@@ -212,6 +213,8 @@ def _sighting(rel: str, entry: HookEntry) -> Sighting:
         location=f"{rel}: {entry.path}{suffix}",
         source=_SOURCE,
         identity=identity_of(rel, _canonical(entry)),
+        when=dated.day,
+        dated=dated.how,
     )
 
 
@@ -221,7 +224,7 @@ def _summary(problems: Sequence[str]) -> str:
     return f"{shown}; and {more} more" if more > 0 else shown
 
 
-def _read_hooks(path: Path, form: str, context: SourceContext) -> List[Sighting]:
+def _read_hooks(path: Path, form: str, context: SourceContext, dating: Optional[Dating] = None) -> List[Sighting]:
     """The sightings of one configuration file; one warning when anything in it was skipped."""
     text = read_source(path, context)
     if text is None or not text.strip():
@@ -234,7 +237,8 @@ def _read_hooks(path: Path, form: str, context: SourceContext) -> List[Sighting]
     entries, problems = hook_entries(data)
     if problems:
         context.warn(f"{rel}: skipped what has the wrong shape, kept the rest: {_summary(problems)}")
-    return [_sighting(rel, entry) for entry in entries]
+    dated = dating.file(path, rel) if dating is not None and entries else Dated(None, "")
+    return [_sighting(rel, entry, dated) for entry in entries]
 
 
 # ---------------------------------------------------------------------------
@@ -274,8 +278,9 @@ def plugin_hook_files(context: SourceContext) -> List[Path]:
 def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
     """Level-3 sightings: the hooks of Claude Code, Codex, Gemini CLI and Claude Code plugins."""
     found: List[Sighting] = []
+    dating = Dating(context, say=False)  # the docs source says a shallow clone
     for name, form in HOOK_FILES:
-        found.extend(_read_hooks(context.root / name, form, context))
+        found.extend(_read_hooks(context.root / name, form, context, dating))
     for path in plugin_hook_files(context):
-        found.extend(_read_hooks(path, PLUGIN_HOOK_FILE[1], context))
+        found.extend(_read_hooks(path, PLUGIN_HOOK_FILE[1], context, dating))
     return found

@@ -97,8 +97,25 @@ def _memory_file(path: Path, context: SourceContext, hooks: Mapping[str, str]) -
     if not said:
         return None
     own = _feedback_words(front, "")  # the identity is the memory's own words: rewording its index line is no new one
+    written = _written(front.data)
     return Sighting(1, said, f"{path.name} (Claude Code memory)", "memory", identity_of(f"memory/{path.name}", own),
-                    _day(path))
+                    written or _day(path), dated="front matter" if written else "file time")
+
+
+def _written(data: Mapping[str, Any]) -> Optional[str]:
+    """The day a memory's front matter says it was written (``date``, ``created``), if it says one."""
+    import datetime as dt
+
+    for key in ("date", "created"):
+        value = data.get(key)
+        if isinstance(value, (dt.date, dt.datetime)):
+            return value.isoformat()[:10]
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value.strip()[:10]).isoformat()
+            except ValueError:
+                continue
+    return None
 
 
 def _feedback_words(front: Any, hook: str) -> str:

@@ -44,7 +44,8 @@ def test_every_instruction_file_at_the_root_is_read(tmp_path):
     found, warnings = scan(tmp_path)
     assert texts(found) == [f"Follow {name}" for name in docs.ROOT_DOCUMENTS]
     assert locations(found) == [f"{name}:1" for name in docs.ROOT_DOCUMENTS]
-    assert {(s.level, s.source, s.when) for s in found} == {(2, "docs", None)}
+    assert {(s.level, s.source, s.dated) for s in found} == {(2, "docs", "file time (not a git repository)")}
+    assert all(s.when for s in found)  # outside git, a file's modification time
     assert warnings == []
 
 

@@ -54,7 +54,7 @@ def test_claude_code_settings_give_one_sighting_per_hook(tmp_path):
         ".claude/settings.json: hooks.PostToolUse[0].hooks[1] (matcher Edit|Write)",
         ".claude/settings.json: hooks.Stop[0].hooks[0]",
     ]
-    assert {(s.level, s.source, s.when) for s in found} == {(3, "hooks", None)}
+    assert {(s.level, s.source, s.dated) for s in found} == {(3, "hooks", "file time (not a git repository)")}
     assert warnings == []
 
 

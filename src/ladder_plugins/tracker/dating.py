@@ -1,0 +1,144 @@
+"""When a piece of feedback in a project file was written: the date git gives its line, else the file's time.
+
+Instruction and rules files (and hook configurations) are dated from their source, never from the
+day of the scan: the author date ``git blame --porcelain`` gives the piece's first line; for a line
+not committed yet (or a file git does not track), the file's modification time. Outside a git
+repository, in a shallow clone (where blame gives the clone's boundary commit to every old line),
+or when git fails or runs out of time, every date is the file's modification time, and the
+sighting says which (:attr:`Dated.how`). Every call is one bounded git process
+(``history/gitprocess.py``: ``LADDER_GIT_TIMEOUT``); a scan asks git at most twice per file.
+Dates are UTC days, ``YYYY-MM-DD``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Optional
+
+from .model import SourceContext
+
+__all__ = ["Dated", "Dating", "day_of", "file_day"]
+
+#: how a date was found, as a sighting records it
+BLAME, LAST_COMMIT, FILE_TIME = "git blame", "git log", "file time"
+_NOT_COMMITTED = "0" * 40
+
+
+def day_of(seconds: float) -> Optional[str]:
+    """A POSIX time as a UTC day, or ``None`` for one that is no time."""
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc).date().isoformat()
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def file_day(path: Path) -> Optional[str]:
+    """A file's modification time as a UTC day (``None`` when it cannot be read)."""
+    try:
+        return day_of(path.stat().st_mtime)
+    except OSError:
+        return None
+
+
+@dataclass(frozen=True)
+class Dated:
+    """A day and how it was found (``git blame``, ``git log``, ``file time (not a git repository)`` ...)."""
+
+    day: Optional[str]
+    how: str
+
+
+@dataclass
+class Dating:
+    """The dates of one scan's project files: git asked once whether it can date them, then once per file."""
+
+    context: SourceContext
+    #: whether a shallow clone is said (by one source of a scan, so that it is said once)
+    say: bool = True
+    _why_not: Optional[str] = field(default=None, init=False)
+    _asked: bool = field(default=False, init=False)
+
+    def _git(self, args: list[str]) -> str:
+        from ..history.gitprocess import run
+
+        return run(self.context.root, args).decode("utf-8", "replace")
+
+    def why_not(self) -> str:
+        """Why git cannot date this project's files (``""``: it can)."""
+        if not self._asked:
+            self._asked = True
+            self._why_not = self._ask()
+        return self._why_not or ""
+
+    def _ask(self) -> str:
+        from ..history.gitprocess import GitUnavailable
+
+        try:
+            shallow = self._git(["rev-parse", "--is-inside-work-tree", "--is-shallow-repository"]).split()
+        except GitUnavailable as exc:
+            return "not a git repository" if "not a git repository" in str(exc).lower() else f"git: {exc}"
+        if shallow[-1:] == ["true"] and self.say:
+            self.context.warn("this is a shallow clone: git cannot say when older lines of instruction and rules "
+                              "files were written, so they are dated by their files' modification times "
+                              "(git fetch --unshallow dates them by their lines)")
+        return "a shallow clone" if shallow[-1:] == ["true"] else ""
+
+    def lines(self, path: Path, rel: str) -> tuple[dict[int, Dated], Dated]:
+        """The day each committed line of ``path`` was written (by line number), and the day of any other line:
+        the file's last commit when git tracks it and it is unchanged, else its modification time."""
+        mtime = Dated(file_day(path), FILE_TIME if not self.why_not() else f"{FILE_TIME} ({self.why_not()})")
+        if self.why_not():
+            return {}, mtime
+        from ..history.gitprocess import GitUnavailable
+
+        try:
+            blamed = self._git(["blame", "--porcelain", "--", rel])
+        except GitUnavailable:
+            return {}, self._last_commit(rel, mtime)
+        return _parse_blame(blamed), mtime
+
+    def file(self, path: Path, rel: str) -> Dated:
+        """The day a whole file (a hook configuration) was last changed: its last commit when it has none
+        uncommitted, else its modification time."""
+        mtime = Dated(file_day(path), FILE_TIME if not self.why_not() else f"{FILE_TIME} ({self.why_not()})")
+        if self.why_not():
+            return mtime
+        from ..history.gitprocess import GitUnavailable
+
+        try:
+            changed = self._git(["status", "--porcelain", "--", rel]).strip()
+        except GitUnavailable:
+            return mtime
+        return mtime if changed else self._last_commit(rel, mtime)
+
+    def _last_commit(self, rel: str, otherwise: Dated) -> Dated:
+        from ..history.gitprocess import GitUnavailable
+
+        try:
+            seconds = self._git(["log", "-1", "--format=%at", "--", rel]).strip()
+        except GitUnavailable:
+            return otherwise
+        day = day_of(int(seconds)) if seconds.isdigit() else None
+        return Dated(day, LAST_COMMIT) if day else otherwise
+
+
+_HEADER = re.compile(r"^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$")
+
+
+def _parse_blame(text: str) -> dict[int, Dated]:
+    """``git blame --porcelain``: each final line number and its commit's author day (uncommitted lines left out)."""
+    times: dict[str, int] = {}
+    lines: dict[int, str] = {}
+    commit = ""
+    for line in text.splitlines():
+        header = _HEADER.match(line)
+        if header:
+            commit = header[1]
+            lines[int(header[2])] = commit
+        elif line.startswith("author-time ") and line[12:].strip().isdigit():
+            times.setdefault(commit, int(line[12:]))
+    days = {sha: day_of(seconds) for sha, seconds in times.items() if sha != _NOT_COMMITTED}
+    return {number: Dated(days[sha], BLAME) for number, sha in lines.items() if days.get(sha)}
