@@ -345,7 +345,8 @@ _WORKLOG = (
           "The FINAL REPORT block has every field of the skill's end block, and 'loops:' is the number of "
           "loop reports (typed feedback, or recording two of the loop's steps)."),
     _lint("LAD314", "worklog_fail_gate", "strict FAIL gate item missing",
-          "With --final: the items of the skill's strict FAIL gate that a program can check are all present."),
+          "With --final: the items of the skill's strict FAIL gate that a program can check are all present, "
+          "the knowledge base passing its own check and mapping key decisions (D#) to evidence (E#)."),
     _lint("LAD320", "kb_layout", "knowledge base layout",
           "kb/ holds raw/, archive/, curated/ and _index.md; every note is a .md file in one of the folders, and "
           "nothing but notes is in them."),

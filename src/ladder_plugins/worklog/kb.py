@@ -29,7 +29,7 @@ from .notes import Note, Unreadable, read_text, shown_value
 from .notes import REGISTERS
 from .noteschema import check_note
 
-__all__ = ["check_kb", "index_text", "write_index", "listed_scan", "index_target", "writable"]
+__all__ = ["check_kb", "check_scan", "index_text", "write_index", "listed_scan", "index_target", "writable"]
 
 _DELIMITER = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\Z")
 
@@ -41,7 +41,11 @@ def _is_register(note: Note) -> bool:
 def check_kb(root: Path, directory: str = "kb") -> list[Problem]:
     """Every problem of the knowledge base at ``root / directory``, paths relative to ``root``, ordered; a
     missing knowledge base is one ``kb_layout`` problem."""
-    scan = scan_kb(root, directory)
+    return check_scan(scan_kb(root, directory))
+
+
+def check_scan(scan: Scan) -> list[Problem]:
+    """Every problem of the knowledge base ``scan`` walked, ordered (the FAIL gate reads its notes too)."""
     found = list(scan.problems)
     if scan.listed:
         notes = [n for n in scan.notes if not _is_register(n)]

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .contract import check_contract, suggestion
+from .decisions import GateKb, decision_notes, gate_kb, kb_items
 from .final import check_final, check_gate
 from .loops import check_loops
 from ..catalogue import plural
@@ -381,17 +382,23 @@ def _notes(log: WorkLog, verdicts: list[AwkVerdict]) -> list[Problem]:
 
 # --- the whole -------------------------------------------------------------------------------------------------
 
-def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False, kb_dir: Optional[Path] = None,
-              kb_shown: Optional[str] = None) -> LintResult:
+def check_log(log: WorkLog, *, allow_gaps: bool = False, final: bool = False,  # ladder: ignore[params_max] options
+              kb_dir: Optional[Path] = None, kb_shown: Optional[str] = None, kb: Optional[GateKb] = None) -> LintResult:
     """Every problem of ``log`` and the notes that explain it; ``final`` adds the strict FAIL gate, which needs
-    ``kb_dir`` (the knowledge base) for the registers; ``kb_shown`` is how its messages name that directory
-    (``kb_dir.as_posix()`` when not given), used in messages only."""
+    ``kb_dir`` (the knowledge base) for the registers, its own check and its D#-E# mapping; ``kb_shown`` is how
+    its messages name that directory (``kb_dir.as_posix()`` when not given). ``kb`` is that knowledge base read
+    already (a front end reads it once for several logs); else it is read at ``kb_dir`` as its own root."""
     verdicts = awk_verdicts(log)  # what the one-liner says, once: the count problems and the notes both use it
     found = [*_structure(log, allow_gaps), *_lines(log, _by_start(verdicts)), *check_contract(log),
              *check_references(log), *check_final(log), *check_loops(log)]
+    notes = _notes(log, verdicts)
     if final:
-        found += check_gate(log, found, kb_dir, kb_shown)
-    return LintResult(_in_context(found, log), _in_context(_notes(log, verdicts), log))
+        if kb is None and kb_dir is not None:
+            shown = kb_dir.as_posix() if kb_shown is None else kb_shown
+            kb = gate_kb(kb_dir, ".", shown, shown)
+        found += [*check_gate(log, found, kb_dir, kb_shown), *kb_items(log, kb)]
+        notes += decision_notes(log, kb)
+    return LintResult(_in_context(found, log), _in_context(notes, log))
 
 
 def _in_context(found: list[Problem], log: WorkLog) -> tuple[Problem, ...]:
@@ -403,7 +410,7 @@ def _in_context(found: list[Problem], log: WorkLog) -> tuple[Problem, ...]:
 
 def check_file(file: Path, shown: Optional[str] = None, **options: Any) -> LintResult:
     """:func:`check_log` of the file (``options`` are its keywords: ``allow_gaps``, ``final``, ``kb_dir``,
-    ``kb_shown``); one that cannot be read is one ``worklog_unreadable`` problem."""
+    ``kb_shown``, ``kb``); one that cannot be read is one ``worklog_unreadable`` problem."""
     try:
         log = read_log(file, shown)
     except WorkLogError as exc:

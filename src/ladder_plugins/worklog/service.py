@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -77,30 +77,42 @@ def open_log(target: Target) -> WorkLog:
 def check_logs(settings: Any, targets: Sequence[Target], *, final: bool = False, allow_gaps: Optional[bool] = None,
                kb: Optional[Target] = None) -> Checked:
     """Every problem of the work logs: one that cannot be read is one ``worklog_unreadable`` problem; ``kb``
-    is the knowledge base ``final`` looks for the registers in (default: the configured one)."""
+    is the knowledge base ``final`` reads (default: the configured one): its registers, its D#-E# mapping and
+    its own check, whose problems are listed too (under their files, as ``ladder kb check`` lists them)."""
     gaps = settings.worklog.allow_gaps if allow_gaps is None else allow_gaps
     kb = kb or kb_target(settings)
-    results = [_checked(t, gaps, final, kb) for t in targets]
-    return Checked(tuple(ordered(p for found, _ in results for p in found)),
-                   tuple(ordered(n for _, notes in results for n in notes)), tuple(t.shown for t in targets))
+    state = _gate_kb(settings, kb) if final else None
+    results = [_checked(t, gaps, final, kb, state) for t in targets]
+    own, read = _own(state, kb)
+    return Checked(tuple(ordered([*(p for found, _ in results for p in found), *own])),
+                   tuple(ordered(n for _, notes in results for n in notes)), (*(t.shown for t in targets), *read))
 
 
-def _checked(target: Target, gaps: bool, final: bool, kb: Target) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
+def _own(state: Any, kb: Target) -> tuple[tuple[Problem, ...], tuple[str, ...]]:
+    """The knowledge base's own problems and its name, when the gate read it (listed under its own files)."""
+    return (tuple(state.problems), (kb.shown,)) if state is not None else ((), ())
+
+
+def _gate_kb(settings: Any, target: Target) -> Any:
+    """The knowledge base at ``target`` read once for the FAIL gate, its paths as ``ladder kb check`` shows them."""
+    from .decisions import gate_kb
+
+    root, directory = kb_split(settings, target)
+    return gate_kb(root, directory, target.shown, None if _inside(target.path, settings.root) else target.shown)
+
+
+def _checked(target: Target, gaps: bool, final: bool, kb: Target,
+             state: Any) -> tuple[tuple[Problem, ...], tuple[Problem, ...]]:
     from .lint import check_file
 
-    result = check_file(target.path, target.shown, allow_gaps=gaps, final=final, kb_dir=kb.path, kb_shown=kb.shown)
+    result = check_file(target.path, target.shown, allow_gaps=gaps, final=final, kb_dir=kb.path, kb_shown=kb.shown,
+                        kb=state)
     return result.problems, result.notes
 
 
 def check_knowledge_base(settings: Any, target: Target) -> Checked:
     """Every problem of the knowledge base at ``target``, its paths shown as ``target.shown`` begins them."""
-    from .kb import check_kb
-
-    root, directory = kb_split(settings, target)
-    found = check_kb(root, directory)
-    if not _inside(target.path, settings.root):
-        found = [replace(p, path=f"{target.shown.rstrip('/')}/{p.path}") for p in found]
-    return Checked(tuple(found), (), (target.shown,))
+    return Checked(tuple(_gate_kb(settings, target).problems), (), (target.shown,))
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -21,7 +21,10 @@ from ladder_plugins.worklog.notes import REGISTERS as REGISTER_STEMS
 from ladder_plugins.worklog.parse import WorkLog, WorkLogError, header_text, parse_text, read_log
 from ladder_plugins.worklog.writer import correction_body
 
+from ladder_plugins.worklog import kb as kb_module
+
 from tests.helpers import paths
+from tests.helpers.kb import build_kb
 
 DATA = paths.DATA / "worklog"
 REGISTERS = tuple(f"{stem}.md" for stem in REGISTER_STEMS)
@@ -29,11 +32,20 @@ EXPECTED = toml_loads((DATA / "EXPECTED.toml").read_text(encoding="utf-8"))
 
 
 def make_kb(root: Path, registers: Sequence[str] = REGISTERS) -> Path:
-    """A knowledge base directory holding the given registers (their content is the KB lint's business)."""
-    (root / "kb" / "curated").mkdir(parents=True, exist_ok=True)
-    for name in registers:
-        (root / "kb" / "curated" / name).write_text("# register\n", encoding="utf-8")
+    """A knowledge base that passes its own check and maps a key decision (the gate asks both), holding the given
+    registers only (one left out is a problem of its check too)."""
+    build_kb(root, index=False)
+    for name in set(REGISTERS) - set(registers):
+        (root / "kb" / "curated" / name).unlink()
+    kb_module.write_index(root)
     return root / "kb"
+
+
+def gate_item(result: LintResult, said: str) -> Problem:
+    """The one FAIL gate item whose message says ``said``."""
+    found = [p for p in result.problems if p.rule.key == "worklog_fail_gate" and said in p.message]
+    assert len(found) == 1, result.problems
+    return found[0]
 
 
 def run_fixture(name: str, root: Path) -> LintResult:
@@ -266,8 +278,9 @@ def test_empty_log_has_no_problems_and_a_text_without_header_has_one():
 def test_valid_log_passes_the_gate_only_with_both_registers(tmp_path):
     log = read_log(DATA / "valid_full.md")
     assert check_log(log, final=True, kb_dir=make_kb(tmp_path)).passed
-    missing = only(check_log(log, final=True, kb_dir=make_kb(tmp_path / "b", REGISTERS[:1])), "worklog_fail_gate")
-    assert "GAP-REGISTER.md does not exist" in missing.message
+    missing = check_log(log, final=True, kb_dir=make_kb(tmp_path / "b", REGISTERS[:1]))
+    assert gate_item(missing, "GAP-REGISTER.md does not exist")
+    assert "(LAD328)" in gate_item(missing, "fails its own check").message
     assert "no knowledge base" in only(check_log(log, final=True), "worklog_fail_gate").message
 
 
@@ -564,12 +577,14 @@ def test_end_time_is_a_real_time_of_day(value, ok, tmp_path):
 def test_the_register_item_names_the_knowledge_base_as_shown(tmp_path):
     kb = make_kb(tmp_path, REGISTERS[:1])
     log = read_log(DATA / "valid_full.md")
-    shown = only(check_log(log, final=True, kb_dir=kb, kb_shown="kb"), "worklog_fail_gate").message
+    shown = gate_item(check_log(log, final=True, kb_dir=kb, kb_shown="kb"), "does not exist").message
     assert shown == "FAIL gate: kb/curated/GAP-REGISTER.md does not exist (the skill's §8 register)"
-    default = only(check_file(DATA / "valid_full.md", final=True, kb_dir=kb), "worklog_fail_gate").message
+    default = gate_item(check_file(DATA / "valid_full.md", final=True, kb_dir=kb), "does not exist").message
     assert f"{kb.as_posix()}/curated/GAP-REGISTER.md" in default
-    relative = only(check_file(DATA / "valid_full.md", final=True, kb_dir=kb, kb_shown="../kb/"), "worklog_fail_gate")
+    relative = gate_item(check_file(DATA / "valid_full.md", final=True, kb_dir=kb, kb_shown="../kb/"), "does not")
     assert "../kb/curated/GAP-REGISTER.md does not exist" in relative.message
+    own = gate_item(check_file(DATA / "valid_full.md", final=True, kb_dir=kb, kb_shown="../kb/"), "own check")
+    assert "at ../kb/curated/GAP-REGISTER.md:1 (LAD328)" in own.message
 
 
 # --- sessions: a FINAL REPORT closes one, a resumed session goes on above it -------------------------------------
