@@ -319,8 +319,20 @@ def _read_document(path: Path, context: SourceContext, dating: Optional[Dating] 
     if text is None:
         return []
     document = _split(text, strict=False)
+    body = _without_gemini_memories(document.body) if path.name == "GEMINI.md" else document.body
     file = _File.at(path, context, dating)
-    return _sightings(file, pieces_of(document.body, document.body_line), "")
+    return _sightings(file, pieces_of(body, document.body_line), "")
+
+
+def _without_gemini_memories(body: str) -> str:
+    """A GEMINI.md's body with its ``## Gemini Added Memories`` section blanked (line numbers kept): those facts
+    are level 1, read by the memory source."""
+    from .memory import gemini_memory_lines
+
+    lines = body.split("\n")
+    for index in gemini_memory_lines(lines):
+        lines[index] = ""
+    return "\n".join(lines)
 
 
 def _read_rule(path: Path, context: SourceContext, cursor: bool, dating: Optional[Dating] = None) -> List[Sighting]:

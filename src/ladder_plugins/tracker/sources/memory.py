@@ -9,6 +9,11 @@ point elsewhere. It is only read. Both front-matter forms count: a top-level
 ``type: feedback`` (older Claude Code) and ``metadata: {type: feedback}`` (newer);
 ``MEMORY.md`` index lines give a memory's title and hook, and its list items under a
 heading naming feedback are feedback themselves.
+
+Gemini CLI's memory tool (``save_memory``, ``/memory add``) appends each fact as a ``- fact``
+line under a ``## Gemini Added Memories`` heading of a ``GEMINI.md``: the project's one is read
+here, each line a level-1 sighting dated as its line (``dating``); the docs source leaves that
+section out. The user's ``~/.gemini/GEMINI.md`` holds facts of every project and is not read.
 """
 
 from __future__ import annotations
@@ -21,11 +26,16 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, Optional
 
 from ...hookspecs import hookimpl
+from ..dating import Dating
 from ..files import identity_of, read_source
 from ...readers.frontmatter import split_front_matter
 from ..model import Sighting, SourceContext
 
-__all__ = ["find_memory_dir", "ladder_feedback_sources", "memory_sightings"]
+__all__ = ["GEMINI_SECTION", "find_memory_dir", "gemini_memory_lines", "gemini_sightings", "ladder_feedback_sources",
+           "memory_sightings"]
+
+#: the heading Gemini CLI's memory tool writes its facts under (its MEMORY_SECTION_HEADER)
+GEMINI_SECTION = "## Gemini Added Memories"
 
 _MAX_FILES = 500
 _INDEX_LINE = re.compile(r"^\s*[-*]\s*\[(?P<title>[^\]]*)\]\((?P<file>[^)\s]+)\)\s*(?:[-—:]+\s*(?P<hook>.*))?$")
@@ -177,6 +187,41 @@ def memory_sightings(context: SourceContext) -> Iterator[Sighting]:
             yield sighting
 
 
+_LEVEL_1_OR_2 = re.compile(r"^ {0,3}#{1,2}(?:[ \t]|$)")
+
+
+def gemini_memory_lines(lines: list[str]) -> range:
+    """The lines (0-based) of the ``## Gemini Added Memories`` section of a GEMINI.md's ``lines``: its heading to
+    the next heading of level 1 or 2 (an empty range when there is none)."""
+    start = next((n for n, line in enumerate(lines) if line.strip() == GEMINI_SECTION), None)
+    if start is None:
+        return range(0)
+    end = next((n for n in range(start + 1, len(lines)) if _LEVEL_1_OR_2.match(lines[n])), len(lines))
+    return range(start, end)
+
+
+def gemini_sightings(context: SourceContext) -> list[Sighting]:
+    """The facts Gemini CLI's memory tool wrote into the project's ``GEMINI.md``, one sighting per list item."""
+    path = context.root / "GEMINI.md"
+    text = read_source(path, context)
+    if text is None:
+        return []
+    lines = text.split("\n")
+    section = gemini_memory_lines(lines)
+    if not section:
+        return []
+    dates, otherwise = Dating(context, say=False).lines(path, "GEMINI.md")
+    found = []
+    for index in section[1:]:
+        item = _ITEM.match(lines[index].rstrip("\r"))
+        if item is None:
+            continue
+        said, dated = " ".join(item.group("text").split()), dates.get(index + 1, otherwise)
+        found.append(Sighting(1, said, f"GEMINI.md:{index + 1} (Gemini CLI memory)", "gemini-memory",
+                              identity_of("GEMINI.md#gemini-memory", said), dated.day, dated=dated.how))
+    return found
+
+
 @hookimpl
 def ladder_feedback_sources(context: SourceContext) -> list[Sighting]:
-    return list(memory_sightings(context))
+    return list(memory_sightings(context)) + gemini_sightings(context)
