@@ -11,7 +11,11 @@
   project with a full rules block (6 KB) and a 2 MB transcript; next to it the interpreter's
   own start-up (``python -c pass``), which the hook cannot make faster. The target is 150 ms
   warm, start-up included;
-* the same work in-process (``prompt_hook.run``, imports done), median and worst.
+* the same work in-process (``prompt_hook.run``, imports done), median and worst;
+* the prompt hook's latency with a review pending: a fake reviewer CLI (``claude`` on PATH) that
+  blocks until the benchmark ends holds the review's lease, so every captured complaint writes its
+  job and starts a detached review that finds the lease held and leaves; the hook never waits for
+  either. The review processes are ended by their process id at the end.
 
 The children get ``PYTHONPYCACHEPREFIX`` set to a temporary directory and
 ``PYTHONDONTWRITEBYTECODE`` removed, as an installed package has its bytecode: a tree where
@@ -37,10 +41,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))  # the labelled set is read as its test reads it
 
-from ladder_plugins.feedback import prompt_hook  # noqa: E402
+from ladder_plugins.agents import prompt_hook  # noqa: E402
 from ladder_plugins.agents.classify import classify  # noqa: E402
 from ladder_plugins.rules_block.block import Section, render_block  # noqa: E402
 from tests.unit.agents.test_classify import Row, labelled  # noqa: E402
+
+FAKE_REVIEWER = """#!{python}
+import os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+sys.stdin.read()
+open(os.path.join(here, "started"), "w").write(str(os.getpid()))
+while not os.path.exists(os.path.join(here, "release")):
+    time.sleep(0.1)
+sys.exit(1)
+"""
 
 SCENARIOS = {
     "ordinary prompt": "Please add a docstring to the parser and keep the public names.",
@@ -67,11 +81,13 @@ def print_accuracy() -> None:
             print(f"  {title:8s} {lang:4s} {scores(chosen)}")
 
 
-def make_project(base: Path) -> tuple[Path, Path]:
-    """A project with a full rules block and a long Claude Code transcript."""
+def make_project(base: Path, review: bool = False) -> tuple[Path, Path]:
+    """A project with a full rules block and a long Claude Code transcript; without ``review`` a capture starts
+    no review (the hook's own work is measured, not the reviews' competing for the CPU)."""
     root = base / "project"
     (root / ".agent" / "rules").mkdir(parents=True)
-    (root / "pyproject.toml").write_text('[project]\nname = "bench"\n\n[tool.ladder]\n', encoding="utf-8")
+    table = "" if review else "\n[tool.ladder.feedback]\nreview = false\n"
+    (root / "pyproject.toml").write_text(f'[project]\nname = "bench"\n\n[tool.ladder]\n{table}', encoding="utf-8")
     sections = [Section(f"rule-{n}", "Major", f"Recurring rule {n}", ("Say what to do. " * 18 + str(n),), n + 3)
                 for n in range(18)]  # the writer's block: the hook injects no other
     block = render_block(sections).text
@@ -163,15 +179,76 @@ def print_in_process(base: Path, runs: int) -> None:
         print(f"  {name:20s} {summary(times)}")
 
 
+def print_with_lessons(base: Path, runs: int, count: int = 100) -> None:
+    """In process, a project with ``count`` lessons under .agent/reflections/: the hook reads them all and gives
+    the one the prompt names the keywords of."""
+    from ladder_plugins.lessons.store import Draft, publish
+
+    root, transcript = make_project(base / "lessons")
+    for n in range(count):
+        publish(root, ".ladder", Draft(f"family {n}", "reviewer", "Major", f"Lesson {n}", f"Do {n}.", f"Apply {n}.",
+                                       (f"word{n}", "parser"), (f"h{n}",)), "2026-11-01T00:00:00Z")
+    stdin = payload(root, transcript, SCENARIOS["ordinary prompt"] + " Mind word7 in the parser.")
+    given = "Lesson 7" in prompt_hook.run(stdin, {})
+    times = in_process(lambda: prompt_hook.run(stdin, {}), runs)
+    print(f"in-process with {count} lessons ({'the matching one given' if given else 'NOT GIVEN'}), {runs} runs")
+    print(f"  {'ordinary prompt':20s} {summary(times)}")
+
+
+def fake_reviewer(base: Path) -> Path:
+    """A folder holding a ``claude`` that blocks until ``release`` exists there."""
+    folder = base / "bin"
+    folder.mkdir()
+    script = folder / "claude"
+    script.write_text(FAKE_REVIEWER.format(python=sys.executable), encoding="utf-8")
+    script.chmod(0o755)
+    return folder
+
+
+def end_reviews(root: Path, folder: Path) -> None:
+    """Release the fake and end the review holding the lease (its own session: its process group), by its id."""
+    import signal
+
+    (folder / "release").write_text("")
+    lease = root / ".ladder" / "feedback" / "reviews" / "lease.json"
+    try:
+        pid = int(json.loads(lease.read_text())["pid"])
+        os.killpg(pid, signal.SIGTERM)
+    except (OSError, ValueError, KeyError):
+        pass
+
+
+def print_review_pending(base: Path, runs: int, module: bool) -> None:
+    root, transcript = make_project(base / "review-pending", review=True)
+    folder = fake_reviewer(base / "review-pending")
+    environ = {**child_environ(base), "PATH": f"{folder}{os.pathsep}{os.environ.get('PATH', '')}"}
+    command = working_command(module, payload(root, transcript, "ok"), environ)
+    stdin = payload(root, transcript, SCENARIOS["captured complaint"])
+    try:
+        subprocess.run(command, input=stdin, capture_output=True, env=environ, timeout=60)
+        deadline = time.monotonic() + 30
+        while not (folder / "started").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # the first review reaches the reviewer and holds the lease from here on
+        print(f"with a review pending (a fake reviewer holding the lease: {(folder / 'started').exists()}), "
+              f"{runs} runs after a warm-up")
+        print_scenario("captured complaint", wall_times(command, stdin, environ, runs))
+        jobs = len(list((root / ".ladder" / "feedback" / "reviews").glob("*.json"))) - 1  # the lease file
+        print(f"  {'jobs waiting':20s} {jobs} (each run left one and started a review that left the lease alone)")
+    finally:
+        end_reviews(root, folder)
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--runs", type=int, default=30, help="runs per scenario (default 30)")
     parser.add_argument("--module", action="store_true", help="run the module, not `python -m ladder_plugins hook`")
     args = parser.parse_args(argv)
     print_accuracy()
-    with tempfile.TemporaryDirectory(prefix="ladder-prompt-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="ladder-prompt-bench-", ignore_cleanup_errors=True) as folder:
         print_processes(Path(folder), max(1, args.runs), args.module)
         print_in_process(Path(folder), max(1, args.runs))
+        print_with_lessons(Path(folder), max(1, args.runs))
+        print_review_pending(Path(folder), max(1, args.runs), args.module)
     return 0
 
 

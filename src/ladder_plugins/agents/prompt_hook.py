@@ -336,7 +336,7 @@ def _start_review(hook: PromptInput, config: HookConfig, entry: Mapping[str, Any
 
     job = review_queue.job_entry(entry, hook.prompt, hook.transcript, found.keywords)
     if review_queue.write_job(config.root, config.history_dir, job) is not None:
-        review_queue.start_review(config.root, environ)
+        review_queue.start_review(config.root, environ, config.history_dir)
 
 
 def _rules_paths(config: HookConfig) -> list[Path]:

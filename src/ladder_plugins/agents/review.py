@@ -385,7 +385,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     parser = argparse.ArgumentParser(prog="ladder-review", description=__doc__.splitlines()[0])
     parser.add_argument("--root", required=True)
+    parser.add_argument("--history-dir", default=".ladder")
     args = parser.parse_args(argv)
+    from .review_queue import lease_held
+
+    if lease_held(Path(args.root), args.history_dir):
+        return 0  # the review holding it takes this job too: leave before reading the configuration
     try:
         review_pending(Path(args.root))
     except Exception:  # detached: there is no one to tell; the jobs stay for the next review

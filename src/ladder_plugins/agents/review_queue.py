@@ -24,7 +24,8 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ..ladderdir.paths import JOURNAL_DIR, first_outside, make_dirs
 
-__all__ = ["REVIEWS_DIR", "COMPLAINT_CAP", "reviews_dir", "job_entry", "write_job", "review_command", "start_review"]
+__all__ = ["REVIEWS_DIR", "COMPLAINT_CAP", "reviews_dir", "job_entry", "write_job", "review_command", "lease_held",
+           "start_review"]
 
 #: the jobs' folder under ``<history_dir>/feedback``
 REVIEWS_DIR = "reviews"
@@ -70,16 +71,31 @@ def write_job(root: Path, history_dir: str, job: Mapping[str, Any]) -> Optional[
     return path
 
 
-def review_command(root: Path) -> list[str]:
-    """The detached review's command: this interpreter, the review module, the project root."""
-    return [sys.executable, "-m", "ladder_plugins.agents.review", "--root", str(root)]
+def review_command(root: Path, history_dir: str = ".ladder") -> list[str]:
+    """The detached review's command: this interpreter, the review module, the project root, its history
+    directory (so a review that finds the lease held leaves before reading any configuration)."""
+    return [sys.executable, "-m", "ladder_plugins.agents.review", "--root", str(root), "--history-dir", history_dir]
 
 
-def start_review(root: Path, environ: Optional[Mapping[str, str]] = None) -> Optional[int]:
+def lease_held(root: Path, history_dir: str) -> bool:
+    """Whether a live review holds the lease (its expiry not passed): read without the lock, so a review may
+    leave early; the holder looks at the queue again after releasing it, so no job is left behind."""
+    import time
+
+    try:
+        with open(reviews_dir(root, history_dir) / "lease.json", "rb") as handle:
+            expires = json.loads(handle.read(4096)).get("expires")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return isinstance(expires, (int, float)) and expires > time.time()
+
+
+def start_review(root: Path, environ: Optional[Mapping[str, str]] = None, history_dir: str = ".ladder"
+                 ) -> Optional[int]:
     """Start the review of ``root``'s pending jobs, detached: a new session, stdio ``/dev/null``, never waited
     on. Its process id, or ``None`` when it could not be started (the next capture starts one again)."""
     env = {**os.environ, **(environ or {})}
-    command = review_command(Path(os.path.realpath(root)))
+    command = review_command(Path(os.path.realpath(root)), history_dir)
     try:
         if hasattr(os, "posix_spawn"):
             # posix_spawn, not subprocess: no Popen object left to warn that it was never waited for, and

@@ -59,7 +59,7 @@ def _no_review(monkeypatch):
     a fake reviewer): a reviewer CLI installed on the machine must never be asked about a test's complaint."""
     from ladder_plugins.agents import review_queue
 
-    monkeypatch.setattr(review_queue, "start_review", lambda root, environ=None: None)
+    monkeypatch.setattr(review_queue, "start_review", lambda root, environ=None, history_dir="": None)
 
 
 def make_project(root: Path, rules: bool = True, toml: str = "", kind: str = "pyproject") -> Path:

@@ -21,7 +21,7 @@ NOW = datetime(2026, 11, 2, 12, tzinfo=timezone.utc)
 @pytest.fixture
 def started(monkeypatch):
     calls: list[Path] = []
-    monkeypatch.setattr(review_queue, "start_review", lambda root, environ=None: calls.append(root))
+    monkeypatch.setattr(review_queue, "start_review", lambda root, environ=None, history_dir="": calls.append(root))
     return calls
 
 
