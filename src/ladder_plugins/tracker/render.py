@@ -18,7 +18,13 @@ from .model import LEVELS, level_name
 from .promotion import Suggestion, due, gap, most_urgent, suggestion
 from .topics import Topic
 
-__all__ = ["report_json", "report_markdown", "report_text"]
+__all__ = ["LEVEL_CHOICES", "report_json", "report_markdown", "report_text"]
+
+#: where the tracker departs from the seed's table of levels, and why: said under every report
+LEVEL_CHOICES = ("Levels: instruction files and rules files loaded every session are Level 2; a rules file "
+                 "scoped by `paths:` (Cursor: `globs`) is Level 3, loaded by the tool when a matching file is "
+                 "touched; hooks are Level 3 (tool design) and a hook that blocks (exit 2, `decision: block`) "
+                 "Level 4, where the seed puts every hooks.json check at Level 4")
 
 
 def _dates(item: TrackerItem) -> str:
@@ -86,7 +92,8 @@ def report_markdown(tracked: Tracked, topics: Sequence[Topic], state_path: str) 
     items = tracked.items
     waiting, done = [i for i in items if due(i)], [i for i in items if not due(i)]
     lines = ["## Feedback Encoding Ladder Analysis", "", f"### State file: {md_escape(state_path)}",
-             f"- Feedback items tracked: {len(items)}", f"- Promotion required: {len(waiting)}", "",
+             f"- Feedback items tracked: {len(items)}", f"- Promotion required: {len(waiting)}",
+             f"- {LEVEL_CHOICES}", "",
              "### Items Requiring Promotion", ""]
     lines += [line for n, item in enumerate(waiting, 1) for line in _md_item(n, item, topics)] or ["none", ""]
     lines += ["### Already Appropriately Encoded", ""] + ([_md_done(i) for i in done] or ["none"])
@@ -111,4 +118,5 @@ def report_text(tracked: Tracked, topics: Sequence[Topic], state_path: str) -> s
     items = tracked.items
     ordered = sorted(items, key=lambda i: (not due(i), -gap(i)[0], i.id))
     head = f"feedback ladder: {plural(len(items), 'item')} in {clean(state_path)}, {sum(map(due, items))} to promote"
-    return "\n".join([head] + [line for item in ordered for line in _text_item(item, topics)])
+    note = LEVEL_CHOICES.replace("`", "")
+    return "\n".join([head] + [line for item in ordered for line in _text_item(item, topics)] + [note])

@@ -6,8 +6,8 @@ plugin matcher first, the matcher of :mod:`.similarity` otherwise: the same topi
 close enough in words, compared with the item's topic line and every text counted in it)
 or starts an item. A sighting whose identity an item already holds changes nothing: scanning twice
 counts nothing twice. Occurrences are the distinct places the feedback was given or
-written down (levels 1-3, and ladder's own hotspots); an enforced check (level 4)
-only says where an item is encoded and never starts one. The levels follow the rule of
+written down (levels 1-3, a hook that blocks, and ladder's own hotspots); an enforced
+check (level 4) only says where an item is encoded and never starts one. The levels follow the rule of
 ``docs/explanation/ladder.md``, as :mod:`.promotion` decides it: 1 occurrence → level 1, 2 → level 2, 3 or more →
 level 4 where a known check exists for the topic, else level 3; ``promoted`` is
 ``current_level >= recommended_level``. The scan changes the state's dicts in place (so
@@ -229,8 +229,9 @@ def _sources(item: dict[str, Any]) -> list[Any]:
 
 
 def _starts_items(sighting: Sighting) -> bool:
-    """Whether a sighting may start an item: feedback given or written down, or one of ladder's hotspots."""
-    return sighting.level < 4 or sighting.source == "history"
+    """Whether a sighting may start an item: feedback given or written down, one of ladder's hotspots, or a hook
+    (one that blocks is level 4, and still a place the feedback was encoded in by hand)."""
+    return sighting.level < 4 or sighting.source in ("history", "hooks")
 
 
 def _counts(sighting: Sighting) -> bool:

@@ -1,5 +1,8 @@
 """Level 2 of the ladder, documentation: the instruction files agents read and the rules files they load.
 
+A rules file scoped to paths (Claude Code ``paths:``, Cursor ``globs``) is level 3, tool design: the host
+loads it by itself when the agent reads a file it names (:func:`level_of_rule`).
+
 A built-in source of the ``ladder_feedback_sources`` hook. One piece of feedback is one
 list item, one table row or one paragraph of prose: that is the unit a person edits, so
 its identity (path + hash of its own words) changes when it changes and the rest of the
@@ -347,7 +350,16 @@ def _read_rule(path: Path, context: SourceContext, cursor: bool, dating: Optiona
     pieces = _description(text, document, problems) + pieces_of(document.body, document.body_line)
     if problems:
         context.warn(f"{rel}: {'; '.join(problems)}")
-    return _sightings(_File.at(path, context, dating), pieces, scope)
+    return _sightings(_File.at(path, context, dating), pieces, scope, level_of_rule(scope))
+
+
+def level_of_rule(scope: str) -> int:
+    """A rules file's level: 2 (documentation) when the host loads it every session (or, for Cursor, always or
+    when the agent asks), 3 (tool design) when the host brings it in by itself as the agent touches the files it
+    names (Claude Code ``paths:``, Cursor ``globs`` without ``alwaysApply``): there the tool puts the rule in
+    front of the agent at the moment of the edit, as a PreToolUse hook would."""
+    parts = scope.split("; ")
+    return 3 if any(p.startswith(("paths: ", "globs: ")) for p in parts) and "alwaysApply" not in parts else 2
 
 
 # ---------------------------------------------------------------------------
@@ -451,7 +463,8 @@ def rule_files(directory: Path, context: SourceContext, suffix: str, recursive: 
 
 @hookimpl
 def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
-    """Level-2 sightings: instruction files, ``.claude/rules/**/*.md``, ``.cursor/rules/*.mdc``."""
+    """Level-2 sightings (level 3 for a rules file scoped to paths): instruction files, ``.claude/rules/**/*.md``,
+    ``.cursor/rules/*.mdc``."""
     found: List[Sighting] = []
     dating = Dating(context)
     for name in ROOT_DOCUMENTS:

@@ -199,7 +199,41 @@ _STRUCTURAL = ("ladder's edit hook: structural rules (cyclomatic complexity, cog
                "nesting, long functions, parameters) over the limit, said at the moment of the edit")
 
 
-def _sighting(rel: str, entry: HookEntry, dated: Dated = Dated(None, "")) -> Sighting:
+#: what a hook that blocks says: exit status 2, or a block (deny) decision in its JSON answer
+_BLOCKING = re.compile(
+    r"\bexit\s+2\b|\b(?:sys|os)\.(?:_)?exit\(\s*2\s*\)|\bprocess\.exit(?:Code\s*=\s*|\(\s*)2\b"
+    r"|[\"']?(?:decision|permissionDecision)[\"']?\s*[:=]\s*[\"'](?:block|deny)[\"']")
+#: how a hook command names the project (or the plugin) it runs in
+_PROJECT_VARIABLES = re.compile(r"\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CLAUDE_PLUGIN_ROOT)\}?")
+_MAX_SCRIPTS = 3
+
+
+def _scripts(command: str, base: Path, context: SourceContext) -> List[Path]:
+    """The files inside the project a hook command names (at most three): the script it runs."""
+    import shlex
+
+    try:
+        words = shlex.split(_PROJECT_VARIABLES.sub(str(base), command))
+    except ValueError:
+        words = command.split()
+    found: List[Path] = []
+    for word in words:
+        path = Path(word) if Path(word).is_absolute() else base / word
+        if len(found) < _MAX_SCRIPTS and "/" in word and path.is_file() and path.resolve().is_relative_to(
+                context.root.resolve()):
+            found.append(path)
+    return found
+
+
+def blocks(entry: HookEntry, base: Path, context: SourceContext) -> bool:
+    """Whether a hook blocks: its command or prompt, or a script inside the project its command runs, exits 2 or
+    answers a block decision. Hosts block on exit 2 and on ``decision: block``; exit 1 does not block."""
+    if _BLOCKING.search(entry.command) or _BLOCKING.search(entry.prompt):
+        return True
+    return any(_BLOCKING.search(read_source(path, context) or "") for path in _scripts(entry.command, base, context))
+
+
+def _sighting(rel: str, entry: HookEntry, dated: Dated = Dated(None, ""), level: int = 3) -> Sighting:
     said = "; ".join(part for part in (entry.command, entry.prompt) if part)
     if _LADDER_EDIT_HOOK.search(entry.command or ""):
         said = f"{_STRUCTURAL}\n{said}"
@@ -207,8 +241,10 @@ def _sighting(rel: str, entry: HookEntry, dated: Dated = Dated(None, "")) -> Sig
     if entry.matcher:
         text += f"; matcher {entry.matcher} ({_words(entry.matcher)})"
     suffix = f" (matcher {entry.matcher})" if entry.matcher else ""
+    if level == 4:
+        text += "; blocks the agent (exit 2 or a block decision)"
     return Sighting(
-        level=3,
+        level=level,
         text=text,
         location=f"{rel}: {entry.path}{suffix}",
         source=_SOURCE,
@@ -238,7 +274,8 @@ def _read_hooks(path: Path, form: str, context: SourceContext, dating: Optional[
     if problems:
         context.warn(f"{rel}: skipped what has the wrong shape, kept the rest: {_summary(problems)}")
     dated = dating.file(path, rel) if dating is not None and entries else Dated(None, "")
-    return [_sighting(rel, entry, dated) for entry in entries]
+    base = path.parent.parent if path.parent.name in ("hooks", ".claude", ".codex", ".gemini") else path.parent
+    return [_sighting(rel, entry, dated, 4 if blocks(entry, base, context) else 3) for entry in entries]
 
 
 # ---------------------------------------------------------------------------
