@@ -265,3 +265,20 @@ def test_a_capture_the_classifier_was_not_sure_of_is_counted_only_as_the_reviewe
                                           "ask": "classify"}, "Hmm, really?", None))
     [outcome] = review_pending(root, environ={"PATH": str(tmp_path / "empty")}, now=when)
     assert (outcome.event, outcome.reason) == ("skipped", "no_reviewer") and len(read_lessons(root)) == 1
+
+
+def _ladder(root: Path, fake: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ladder_plugins", *args], cwd=root, capture_output=True, text=True,
+                          env=_environ(fake), timeout=120)
+
+
+def test_ladder_hook_review_runs_the_queue_and_doctor_says_which_reviewer_ran_and_when_it_succeeded(tmp_path, fake):
+    root = _project(tmp_path)
+    before = json.loads(_ladder(root, fake, "doctor", "--json").stdout)["reviewer"]
+    assert (before["runs"], before["last_success"], before["pending"]) == ("claude", None, 0)
+    _job(root, 1, datetime(2026, 11, 1, tzinfo=timezone.utc))
+    done = _ladder(root, fake, "hook", "review")
+    assert done.returncode == 0 and "published (verdict by claude, lesson f" in done.stdout
+    after = json.loads(_ladder(root, fake, "doctor", "--json").stdout)["reviewer"]
+    assert after["last_success"] and (after["last_event"], after["pending"]) == ("published", 0)
+    assert "reviewer: claude (" in _ladder(root, fake, "doctor").stdout
