@@ -161,7 +161,7 @@ def test_a_complaint_becomes_a_lesson_the_next_matching_prompt_receives(tmp_path
 
 def test_the_prompt_returns_while_the_reviewer_sleeps_and_a_timeout_gives_the_users_words(tmp_path, fake):
     (fake / "mode").write_text("sleep", encoding="utf-8")
-    root = _project(tmp_path, timeout=2)
+    root = _project(tmp_path, timeout=5)  # long enough for a loaded machine to start the fake, short for a test
     answer, _ = _prompt(root, fake, COMPLAINT)
     # the hook has answered, within its budget (past it, it says nothing); now the reviewer is seen running
     assert "recorded this prompt as corrective feedback" in _context(answer)
