@@ -118,7 +118,7 @@ def test_a_git_that_hangs_is_given_up_and_the_files_time_taken(tmp_path, monkeyp
     (fake / "git").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("LADDER_GIT_TIMEOUT", "0.5")
-    monkeypatch.delenv("LADDER_GIT_GAVE_UP", raising=False)
+    monkeypatch.setenv("LADDER_GIT_GAVE_UP", "")  # gitprocess sets it on giving up: undone after the test
     dating = Dating(SourceContext(root=repo))
     dates, otherwise = dating.lines(repo / "CLAUDE.md", "CLAUDE.md")
     assert dates == {} and otherwise.how.startswith("file time (git: git rev-parse did not finish")
@@ -152,3 +152,30 @@ def test_a_memory_keeps_the_day_its_front_matter_gives(tmp_path):
     found = {s.text.splitlines()[0]: s for s in memory.memory_sightings(SourceContext(root=tmp_path, memory_dir=folder))}
     assert (found["add a regression test"].when, found["add a regression test"].dated) == ("2026-02-03", "front matter")
     assert (found["no print calls"].when, found["no print calls"].dated) == ("2026-03-31", "file time")
+
+
+@needs_git
+def test_the_report_of_a_june_scan_shows_januarys_dates_and_check_counts_from_them(tmp_path):
+    """End to end, as the issue saw it: a CLAUDE.md bullet and a rules-file bullet committed in January, the same
+    feedback kept as a note in January too, scanned in June."""
+    from tests.helpers.reports import ladder
+
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"pyproject.toml": "[tool.ladder]\n[tool.ladder.feedback]\ngrace_days = 14\n",
+                  "CLAUDE.md": "# Git\n\n- Keep pull requests small\n",
+                  ".claude/rules/review.md": "- Keep each pull request small and focused\n"}, JANUARY)
+    env = {"HOME": str(tmp_path / "home"), "LADDER_NOW": "2026-01-20T09:00:00Z"}
+    assert ladder(["feedback", "add", "Keep pull requests small, please"], repo, **env).returncode == 0
+    env["LADDER_NOW"] = "2026-06-10T09:00:00Z"
+    report = ladder(["feedback", "report", "--format", "json"], repo, **env)
+    assert report.returncode == 0, report.stderr
+    import json
+
+    items = json.loads(report.stdout)["items"]
+    [item] = [i for i in items if "pull request" in i["topic"].lower()]
+    assert (item["occurrences"], item["first_seen"], item["last_seen"]) == (3, "2026-01-15", "2026-01-20")
+    assert item["due_since"] == "2026-01-20"
+    late = ladder(["feedback", "check"], repo, **env)
+    assert late.returncode == 1 and "past grace_days = 14" in late.stdout, late.stdout + late.stderr
