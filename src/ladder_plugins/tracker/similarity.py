@@ -6,14 +6,17 @@ stemmed), folded a little further here (``merge``/``merging``, ``logger``/``logg
 the table's titles and paraphrases as the documents) and by :data:`GENERIC`, the words every
 kind of feedback uses (``user``, ``pass``, ``code``, ``file``), which weigh little.
 
-The topic table anchors the meaning. A text's topic is the row one of whose title or
-paraphrases it is closest to (cosine at least :data:`TOPIC_THRESHOLD`, and ahead of the next
-row by :data:`TOPIC_MARGIN`). Two texts with a topic each are the same feedback exactly when
-the topics are the same: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the
-default list is shared between calls" meet through ``mutable-defaults``; "Do not use print()"
-and "at most 5 parameters" stay apart however their headings read. Otherwise, the cosine of
-their weighted words decides (at least :data:`THRESHOLD`). Headings never take part: a source
-passes a piece's own words, and its heading only as context.
+The topic table anchors the meaning. A text is about the topic one of whose title or paraphrases
+it is closest to (cosine at least :data:`TOPIC_THRESHOLD`; a second topic as close within
+:data:`SECOND_TOPIC` too: "no print() or pdb.set_trace()" names two) and leans to every topic it
+is at least :data:`LEANING` close to. Two texts about topics are the same feedback exactly when
+they share one: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the default list
+is shared between calls" meet through ``mutable-defaults``; "Do not use print()" and "at most 5
+parameters" stay apart however their headings read. A text about a topic and a text leaning to it
+are the same feedback. Otherwise the cosine of their weighted words decides (at least
+:data:`THRESHOLD`). Headings never take part: a source passes a piece's own words, and its heading
+only as context. The one topic an item's suggestion comes from is :meth:`Matcher.topic`: the
+closest, when it is ahead of the next by :data:`TOPIC_MARGIN`.
 
 May import: ``keywords`` and ``topics`` of this package. Must not import: the sources, the state
 or anything that reads files.
@@ -29,8 +32,8 @@ from typing import Mapping, Optional, Sequence
 from .keywords import keywords_of
 from .topics import Topic
 
-__all__ = ["GENERIC", "THRESHOLD", "TOPIC_THRESHOLD", "TOPIC_MARGIN", "LEANING", "KEYWORD_BOOST", "Matcher", "Vector",
-           "words_of"]
+__all__ = ["GENERIC", "THRESHOLD", "TOPIC_THRESHOLD", "TOPIC_MARGIN", "SECOND_TOPIC", "LEANING", "KEYWORD_BOOST",
+           "Matcher", "Vector", "words_of"]
 
 #: two texts without topics are the same feedback from this cosine on
 THRESHOLD = 0.5
@@ -38,6 +41,8 @@ THRESHOLD = 0.5
 TOPIC_THRESHOLD = 0.5
 #: ... and when no other topic comes within this much of it (a tie is no topic)
 TOPIC_MARGIN = 0.05
+#: a second topic counts when it is at most this much less close than the first
+SECOND_TOPIC = 0.1
 #: a text this close to a topic agrees with a text that is about it (two texts leaning to it are not enough)
 LEANING = 0.35
 #: how much more a topic's keywords weigh in its title and paraphrases
@@ -63,6 +68,7 @@ _SAME_WORD = {
     "pr": "pull", "prs": "pull", "branch": "branch", "repo": "repository",
     "tz": "timezone", "utc": "timezone", "secrets": "secret", "password": "secret", "token": "secret",
     "credential": "secret", "apikey": "secret", "key": "secret", "keys": "secret",
+    "complexity": "complex", "maintainability": "maintain", "maintainable": "maintain",
     "ask": "request", "asked": "request", "requested": "request",
     "pdb": "breakpoint", "debugger": "breakpoint", "set_trace": "breakpoint",
 }
@@ -121,7 +127,7 @@ class Matcher:
     _top: float = field(init=False, default=1.0)
     _anchors: list[tuple[str, Vector]] = field(init=False, default_factory=list)
     _vectors: dict[str, Vector] = field(init=False, default_factory=dict)
-    _ranks: dict[str, tuple[Optional[str], float, float]] = field(init=False, default_factory=dict)
+    _close: dict[str, dict[str, float]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in self.topics]
@@ -153,27 +159,33 @@ class Matcher:
         """How alike the weighted words of two texts are, from 0 to 1."""
         return _cosine(self.vector(first), self.vector(second))
 
-    def _ranked(self, text: str) -> tuple[Optional[str], float, float]:
-        """The topic ``text`` is closest to, that closeness, and the next topic's."""
-        if text not in self._ranks:
+    def _closeness(self, text: str) -> dict[str, float]:
+        """How close ``text`` is to each topic: its best cosine with the topic's title and paraphrases."""
+        if text not in self._close:
             vector, best = self.vector(text), dict[str, float]()
             for topic_id, anchor in self._anchors:
                 best[topic_id] = max(best.get(topic_id, 0.0), _cosine(vector, anchor))
-            ranked = sorted(best.items(), key=lambda pair: -pair[1])
-            first: tuple[Optional[str], float] = ranked[0] if ranked and ranked[0][1] > 0 else (None, 0.0)
-            self._ranks[text] = (first[0], first[1], ranked[1][1] if len(ranked) > 1 else 0.0)
-        return self._ranks[text]
+            self._close[text] = best
+        return self._close[text]
 
     def topic(self, text: str) -> Optional[str]:
-        """The id of the topic ``text`` is about, or ``None`` when it is about none (or two equally)."""
-        topic, score, second = self._ranked(text)
-        return topic if score >= self.topic_threshold and score - second >= TOPIC_MARGIN else None
+        """The id of the one topic ``text`` is most about, or ``None`` when it is about none (or two equally):
+        the topic an item's suggestion comes from."""
+        ranked = sorted(self._closeness(text).items(), key=lambda pair: -pair[1])[:2] + [("", 0.0)] * 2
+        (first, score), (_, second) = ranked[0], ranked[1]
+        return first if score >= self.topic_threshold and score - second >= TOPIC_MARGIN else None
 
-    def leaning(self, text: str) -> Optional[str]:
-        """The topic ``text`` is closest to when it is at least :data:`LEANING` close: not enough to say what
-        it is about alone, enough to agree with a text that is about that topic."""
-        topic, score, _ = self._ranked(text)
-        return topic if score >= LEANING else None
+    def about(self, text: str) -> frozenset[str]:
+        """Every topic ``text`` is about (a sentence may name two: "no print() or pdb.set_trace()")."""
+        close = self._closeness(text)
+        top = max(close.values(), default=0.0)
+        floor = max(self.topic_threshold, top - SECOND_TOPIC)
+        return frozenset(t for t, score in close.items() if score >= floor)
+
+    def leanings(self, text: str) -> frozenset[str]:
+        """The topics ``text`` is at least :data:`LEANING` close to: not enough to say what it is about alone,
+        enough to agree with a text that is about one of them."""
+        return frozenset(t for t, score in self._closeness(text).items() if score >= LEANING)
 
     def score(self, text: str, others: Sequence[str], topic: Optional[str] = None) -> float:
         """How surely ``text`` is the feedback ``others`` (the texts of one item) give: 2 when both are about
@@ -189,14 +201,15 @@ class Matcher:
 
     def _by_topic(self, text: str, others: Sequence[str], topic: Optional[str]) -> Optional[float]:
         """The topics' answer (see :meth:`score`), or ``None`` when they leave it to the words."""
-        mine = topic or self.topic(text)
-        theirs = next(filter(None, map(self.topic, others)), None)
-        if mine is not None and theirs is not None:
-            return 2.0 if mine == theirs else 0.0
-        if mine is None:
-            agree = theirs is not None and theirs == self.leaning(text)
-        else:  # theirs is None: do the others lean to mine? (a topic a source named is never leant to)
-            agree = topic is None and mine in map(self.leaning, others)
+        mine = frozenset([topic]) if topic else self.about(text)
+        theirs: frozenset[str] = frozenset().union(*map(self.about, others))
+        if mine and theirs:
+            return 2.0 if mine & theirs else 0.0
+        if mine:  # a topic a source named is never leant to
+            leant: frozenset[str] = frozenset().union(*map(self.leanings, others))
+            agree = topic is None and bool(mine & leant)
+        else:
+            agree = bool(theirs & self.leanings(text))
         return 1.5 if agree else None
 
     def same(self, first: str, second: str) -> bool:

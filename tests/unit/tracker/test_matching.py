@@ -144,3 +144,11 @@ def test_the_matcher_is_deterministic():
     first, second = Matcher(shipped_topics()), Matcher(shipped_topics())
     text = "Use pathlib instead of os.path"
     assert first.vector(text) == second.vector(text) and first.topic(text) == second.topic(text) == "pathlib"
+
+
+def test_a_sentence_naming_two_topics_meets_feedback_about_either():
+    matcher = Matcher(shipped_topics())
+    both = "Remove the print calls and the breakpoint()"
+    assert matcher.about(both) == {"print-statements", "debugger-statements"}
+    assert matcher.same(both, "Use logging instead of print") and matcher.same(both, "Don't leave pdb.set_trace() in")
+    assert not matcher.same(both, "Sort the imports with isort")
