@@ -105,11 +105,17 @@ def words_of(text: str) -> tuple[str, ...]:
 Vector = Mapping[str, float]
 
 
+def _unit(weights: Mapping[str, float]) -> Vector:
+    """``weights`` scaled to length 1, so that a cosine is a dot product (an empty text stays empty)."""
+    norm = math.sqrt(sum(w * w for w in weights.values()))
+    return {word: w / norm for word, w in weights.items()} if norm else {}
+
+
 def _cosine(a: Vector, b: Vector) -> float:
-    if not a or not b:
-        return 0.0
-    dot = sum(weight * b[word] for word, weight in a.items() if word in b)
-    return dot / (math.sqrt(sum(w * w for w in a.values())) * math.sqrt(sum(w * w for w in b.values())))
+    """The cosine of two unit vectors."""
+    if len(b) < len(a):
+        a, b = b, a
+    return sum(weight * b[word] for word, weight in a.items() if word in b)
 
 
 def _phrases(topic: Topic) -> tuple[str, ...]:
@@ -128,6 +134,8 @@ class Matcher:
     _anchors: list[tuple[str, Vector]] = field(init=False, default_factory=list)
     _vectors: dict[str, Vector] = field(init=False, default_factory=dict)
     _close: dict[str, dict[str, float]] = field(init=False, default_factory=dict)
+    _about: dict[str, frozenset[str]] = field(init=False, default_factory=dict)
+    _groups: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in self.topics]
@@ -144,14 +152,14 @@ class Matcher:
         """A title or paraphrase of ``topic``, the words of its keywords weighing :data:`KEYWORD_BOOST` times
         more: in "Do not merge without tests" the tests make the coverage topic, not the merge."""
         own = set(words_of(" ".join(topic.keywords)))
-        return {word: weight * (KEYWORD_BOOST if word in own else 1.0) for word, weight in self.vector(phrase).items()}
+        return _unit({word: w * (KEYWORD_BOOST if word in own else 1.0) for word, w in self.vector(phrase).items()})
 
     def vector(self, text: str) -> Vector:
-        """``text``'s words, each weighted by its rarity (a generic word by a quarter of it)."""
+        """``text``'s words, each weighted by its rarity (a generic word by a quarter of it), to length 1."""
         known = self._vectors.get(text)
         if known is None:
-            known = {w: self._idf.get(w, self._top) * (GENERIC_WEIGHT if w in GENERIC else 1.0)
-                     for w in words_of(text)}
+            known = _unit({w: self._idf.get(w, self._top) * (GENERIC_WEIGHT if w in GENERIC else 1.0)
+                           for w in words_of(text)})
             self._vectors[text] = known
         return known
 
@@ -177,10 +185,12 @@ class Matcher:
 
     def about(self, text: str) -> frozenset[str]:
         """Every topic ``text`` is about (a sentence may name two: "no print() or pdb.set_trace()")."""
-        close = self._closeness(text)
-        top = max(close.values(), default=0.0)
-        floor = max(self.topic_threshold, top - SECOND_TOPIC)
-        return frozenset(t for t, score in close.items() if score >= floor)
+        known = self._about.get(text)
+        if known is None:
+            close = self._closeness(text)
+            floor = max(self.topic_threshold, max(close.values(), default=0.0) - SECOND_TOPIC)
+            known = self._about[text] = frozenset(t for t, score in close.items() if score >= floor)
+        return known
 
     def leanings(self, text: str) -> frozenset[str]:
         """The topics ``text`` is at least :data:`LEANING` close to: not enough to say what it is about alone,
@@ -202,15 +212,24 @@ class Matcher:
     def _by_topic(self, text: str, others: Sequence[str], topic: Optional[str]) -> Optional[float]:
         """The topics' answer (see :meth:`score`), or ``None`` when they leave it to the words."""
         mine = frozenset([topic]) if topic else self.about(text)
-        theirs: frozenset[str] = frozenset().union(*map(self.about, others))
+        theirs, leant = self._together(tuple(others))
         if mine and theirs:
             return 2.0 if mine & theirs else 0.0
         if mine:  # a topic a source named is never leant to
-            leant: frozenset[str] = frozenset().union(*map(self.leanings, others))
             agree = topic is None and bool(mine & leant)
         else:
             agree = bool(theirs & self.leanings(text))
         return 1.5 if agree else None
+
+    def _together(self, texts: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+        """The topics the texts of one item are about, and those they lean to (kept: a scan asks for them once
+        per sighting and item)."""
+        known = self._groups.get(texts)
+        if known is None:
+            about: frozenset[str] = frozenset().union(*map(self.about, texts))
+            leant: frozenset[str] = frozenset().union(*map(self.leanings, texts))
+            known = self._groups[texts] = (about, leant)
+        return known
 
     def same(self, first: str, second: str) -> bool:
         """Whether two texts are the same piece of feedback."""
