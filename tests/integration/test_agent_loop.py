@@ -61,8 +61,17 @@ def _item_about(project, word):
     return item
 
 
+def _keep_words_and_review_nothing(project):
+    """This loop follows a complaint's words from capture to block, so captures keep them (``store_prompts``);
+    no detached review runs beside it (the reviewer's loop is tests/integration/test_feedback_reviewer.py)."""
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace(
+        "[tool.ladder]\n", "[tool.ladder]\nfeedback = { store_prompts = true, review = false }\n", 1))
+
+
 def test_the_loop_from_hotspot_to_rule_and_from_complaint_to_promotion(tmp_path):
     project = three_edits(tmp_path / "shop")
+    _keep_words_and_review_nothing(project)
     env = {"LADDER_NOW": FINAL, "HOME": str(tmp_path / "home")}
     block = _synced_block(project, env)
     assert len(block.encode()) <= 6144 and "'price' in src/shop/pricing.py" in block
@@ -77,3 +86,17 @@ def test_the_loop_from_hotspot_to_rule_and_from_complaint_to_promotion(tmp_path)
     assert ladder(["rules", "check"], project, **env).returncode == 1  # the block is out of date now
     assert "bare except" in _synced_block(project, env).lower()
     assert ladder(["rules", "check"], project, **env).returncode == 0
+
+
+def test_complaints_kept_without_their_words_never_reach_the_block_as_opaque_keys(tmp_path):
+    """By default a capture keeps keys, not words; the item they make counts, but an agent is never shown
+    ``#zofxhssjgh``-like text (the complaints reach the block as their lesson, from the reviewer)."""
+    project = three_edits(tmp_path / "shop")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("[tool.ladder]\n", "[tool.ladder]\nfeedback.review = false\n", 1))
+    env = {"LADDER_NOW": FINAL, "HOME": str(tmp_path / "home")}
+    assert len(_complain(project)) == 3
+    block = _synced_block(project, env)
+    state = json.loads((project / ".claude" / "feedback-ladder-state.json").read_text())
+    assert any(item["occurrences"] == 3 and item["topic"].startswith("#") for item in state["feedbacks"])
+    assert "'price' in src/shop/pricing.py" in block and "#" not in block.replace("###", "").replace("##", "")

@@ -487,10 +487,13 @@ def _item(item: TrackerItem, severity: str) -> Section:
 
 def item_sections(entries: Iterable[Any]) -> list[Section]:
     """The tracker items that qualify, from the state file's entries as they are (each read once as a
-    ``tracker.item.TrackerItem``; an entry that is not one is left out, as the tracker leaves it)."""
+    ``tracker.item.TrackerItem``; an entry that is not one is left out, as the tracker leaves it). An item
+    whose text is only a capture's opaque keys is left out too: it says nothing an agent could act on, and
+    the complaints behind it reach the block as their lesson."""
     from ..tracker.item import read_items
+    from ..tracker.keywords import keys_only
 
-    graded = ((item, item_severity(item)) for item in read_items(entries).items)
+    graded = ((item, item_severity(item)) for item in read_items(entries).items if not keys_only(item.topic))
     return [_item(item, severity) for item, severity in graded if severity is not None]
 
 

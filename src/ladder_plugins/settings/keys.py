@@ -156,7 +156,8 @@ KEYS: tuple[Key, ...] = (
     Key("feedback.grace_days", Whole(0, 36500),
         "days an item may need promotion before `ladder feedback check` fails", default_doc="unset (off)"),
     Key("feedback.store_prompts", Flag(),
-        "a prompt capture keeps the prompt's text too (by default only reason codes, keywords and a hash)"),
+        "a prompt capture keeps its keywords and the prompt's text (by default only reason codes, opaque keys of "
+        "its keywords and a hash)"),
     Key("feedback.review", Flag(),
         "a captured complaint is reviewed by a detached process that publishes a lesson to `.agent/reflections/`"),
     Key("feedback.reviewer", Command(),

@@ -112,6 +112,12 @@ def keyword_key(keyword: str) -> str:
     return "".join(chr(97 + byte % 26) for byte in digest[:10])
 
 
+def keys_only(text: str) -> bool:
+    """Whether ``text`` is nothing but keys of :func:`keyword_key`, each after a ``#``: a capture kept
+    without its words, which the tracker can count and match but nobody can read."""
+    return re.fullmatch(r"#[a-z]{10}(?: #[a-z]{10})*", text.strip()) is not None
+
+
 def similarity(first: Iterable[str], second: Iterable[str]) -> tuple[int, float]:
     """(shared keywords, Jaccard index) of two keyword sets, the stemmed forms compared."""
     a, b = {stem(k) for k in first}, {stem(k) for k in second}
