@@ -2,8 +2,9 @@
 
 Sources (``sources/``, each a plugin of the ``ladder_feedback_sources`` hook: ``memory``,
 ``journal``, ``docs``, ``hooks``, ``enforced``, ``hotspots``) find feedback at the four
-levels of the ladder; a scan (``scan``, with ``keywords``) matches it into the items of
-the state file (``state``), counts each source's identity once and recommends a level by
+levels of the ladder, dated from their source (``dating``: git blame, else the file's time); a
+scan (``scan``, with ``similarity``: weighted words and the topic table as anchors) matches it
+into the items of the state file (``state``), counts each source's identity once and recommends a level by
 the rules of ``docs/explanation/ladder.md`` ("Levels and promotion"), with a check from the
 topic table (``topics``). The read side reads each item once, typed (``item``); when an
 item should climb, what to do about it and what is overdue is decided in one place

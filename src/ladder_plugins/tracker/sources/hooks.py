@@ -313,7 +313,8 @@ def plugin_hook_files(context: SourceContext) -> List[Path]:
 
 @hookimpl
 def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
-    """Level-3 sightings: the hooks of Claude Code, Codex, Gemini CLI and Claude Code plugins."""
+    """Level-3 sightings (level 4 for a hook that blocks): the hooks of Claude Code, Codex, Gemini CLI and Claude
+    Code plugins."""
     found: List[Sighting] = []
     dating = Dating(context, say=False)  # the docs source says a shallow clone
     for name, form in HOOK_FILES:
