@@ -282,3 +282,23 @@ def test_ladder_hook_review_runs_the_queue_and_doctor_says_which_reviewer_ran_an
     after = json.loads(_ladder(root, fake, "doctor", "--json").stdout)["reviewer"]
     assert after["last_success"] and (after["last_event"], after["pending"]) == ("published", 0)
     assert "reviewer: claude (" in _ladder(root, fake, "doctor").stdout
+
+
+def test_doctor_notes_a_missing_reviewer_only_where_complaints_are_captured(tmp_path):
+    """No host CLI on PATH: a project whose hosts run our prompt hook is told its complaints become lessons in
+    the user's words; a project without the hook (nothing captured, nothing to review) is not."""
+    root = _project(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    environ = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{empty}", "HOME": str(tmp_path / "home")}
+
+    def doctor() -> str:
+        done = subprocess.run([sys.executable, "-m", "ladder_plugins", "doctor"], cwd=root, capture_output=True,
+                              text=True, env=environ, timeout=120)
+        return done.stdout
+
+    assert "no reviewer" not in doctor()
+    installed = subprocess.run([sys.executable, "-m", "ladder_plugins", "hook", "install", "--agent", "claude"],
+                               cwd=root, capture_output=True, text=True, env=environ, timeout=120)
+    assert installed.returncode == 0, installed.stderr
+    assert "note: no reviewer: none configured" in doctor()

@@ -220,8 +220,8 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
 
 def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
     """Which reviewer turns captured complaints into lessons (found on this shell's PATH; the hooks run with the
-    host's), and what ``reviewer.json`` says of its last run. None found is a note: complaints then become
-    lessons in the user's own words, by design."""
+    host's), and what ``reviewer.json`` says of its last run. None found is a note where complaints are captured
+    (a prompt hook installed, or reviews waiting): they then become lessons in the user's own words, by design."""
     import os
 
     from ..agents.review import pending_jobs
@@ -239,7 +239,8 @@ def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
                      "command": list(found.command) if found else [],
                      "pending": len(pending_jobs(reviews_dir(settings.root, settings.history_dir))),
                      **{key: status.get(key) for key in ("last_run", "last_event", "last_reason", "last_success")}}
-    if feedback.review and found is None:
+    capturing = any("prompt" in kinds for kinds in diag.agent_hooks.values()) or diag.reviewer["pending"]
+    if feedback.review and found is None and capturing:  # without the prompt hook nothing is there to review
         diag.notes.append("no reviewer: none configured ([tool.ladder.feedback] reviewer) and no claude, codex or "
                           "gemini on PATH; captured complaints become lessons in the user's own words")
 
