@@ -218,6 +218,15 @@ def _check_agent_hooks(diag: Diagnosis, settings: Any) -> None:
                      "the hook should run in (it writes that environment's interpreter)")
 
 
+def _last_review(path: Path) -> dict[str, Any]:
+    """What ``reviewer.json`` says of the last review, or nothing where it is missing or not an object."""
+    try:
+        status = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return status if isinstance(status, dict) else {}
+
+
 def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
     """Which reviewer turns captured complaints into lessons (found on this shell's PATH; the hooks run with the
     host's), and what ``reviewer.json`` says of its last run. None found is a note where complaints are captured
@@ -230,11 +239,7 @@ def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
 
     feedback = settings.feedback
     found = choose(feedback.reviewer, os.environ) if feedback.review else None
-    try:
-        status = json.loads(status_path(settings.root, settings.history_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        status = {}
-    status = status if isinstance(status, dict) else {}
+    status = _last_review(status_path(settings.root, settings.history_dir))
     diag.reviewer = {"enabled": feedback.review, "runs": found.name if found else None,
                      "command": list(found.command) if found else [],
                      "pending": len(pending_jobs(reviews_dir(settings.root, settings.history_dir))),
