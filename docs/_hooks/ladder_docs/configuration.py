@@ -2,7 +2,7 @@
 
 The key table the parser reads (``ladder_plugins.settings.keys.KEYS``) is the one source: the page is its
 renderer's Markdown (``ladder_plugins.settings.reference.reference_markdown``), the same table
-``tests/test_config_keys.py`` holds to the settings classes, followed by every rule of the catalogue with its
+``tests/unit/settings/test_keys.py`` holds to the settings classes, followed by every rule of the catalogue with its
 per-role default limits. Nothing here describes a key: a key's kind, default and meaning are its row of
 ``KEYS``, so a key added there is on the page at the next build.
 """

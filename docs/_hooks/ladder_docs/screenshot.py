@@ -2,7 +2,7 @@
 
 The history is the demo's (``ladder demo``'s three checks over two days, in a temporary copy); the page is
 rendered by the real ``ladder report`` command and photographed by Chromium's own command line, as
-``tests/test_html_report.py`` does. Where no Chromium is installed, there is no picture and the page says why.
+``tests/unit/reports/test_html.py`` does. Where no Chromium is installed, there is no picture and the page says why.
 It runs in a thread from the start of the build, so it costs the build little of its wall time.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Optional
 
 BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
-NOW = "2026-11-03T12:00:00Z"  # after the demo's last check, as tests/reports_helpers.py's FINAL
+NOW = "2026-11-03T12:00:00Z"  # after the demo's last check, as tests/helpers/reports.py's FINAL
 
 
 class Screenshot:

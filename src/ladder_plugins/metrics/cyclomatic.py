@@ -13,7 +13,7 @@ classes add nothing (radon issue #68); lambdas are part of the unit. In files of
 the stricter test limit punish the assertions LAD108 asks for.
 
 The count is our own walk (:mod:`.traversal`), one pass with the other metrics;
-``tests/test_cyclomatic.py`` compares it with radon on every unit of the running
+``tests/unit/metrics/test_cyclomatic.py`` compares it with radon on every unit of the running
 Python's standard library and on generated programs, in both ``no_assert`` modes.
 """
 

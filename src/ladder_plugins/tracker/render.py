@@ -20,11 +20,12 @@ from .topics import Topic
 
 __all__ = ["LEVEL_CHOICES", "report_json", "report_markdown", "report_text"]
 
-#: where the tracker departs from the seed's table of levels, and why: said under every report
+#: where the tracker departs from the ladder's usual table of levels (docs/explanation/ladder.md), and why:
+#: said under every report
 LEVEL_CHOICES = ("Levels: instruction files and rules files loaded every session are Level 2; a rules file "
                  "scoped by `paths:` (Cursor: `globs`) is Level 3, loaded by the tool when a matching file is "
                  "touched; hooks are Level 3 (tool design) and a hook that blocks (exit 2, `decision: block`) "
-                 "Level 4, where the seed puts every hooks.json check at Level 4")
+                 "Level 4, where the usual table puts every hooks.json check at Level 4")
 
 
 def _dates(item: TrackerItem) -> str:

@@ -3,7 +3,7 @@
 The table is data (``topics.toml`` beside this module, shipped as package data) so that
 it can grow without code; plugins add rows or replace shipped ones through the
 ``ladder_feedback_topics`` hook. At run time rows get only a cheap shape check (types,
-id and keyword spelling); ``tests/test_feedback_topics.py`` checks the shipped table in
+id and keyword spelling); ``tests/unit/tracker/test_topics.py`` checks the shipped table in
 depth (every snippet parses, holds its tool's table and is detected as enforcing it).
 """
 
