@@ -4,7 +4,6 @@ file and the key, and no limit is counted."""
 
 from __future__ import annotations
 
-import pytest
 
 from ladder_plugins.tracker.sources.enforced.limits import ladder_limits, ladder_rules
 from ladder_plugins.tracker.sources.enforced.linters import Linter
@@ -85,11 +84,6 @@ def test_ladder_rules_ignores_the_trackers_own_table(tmp_path):
     assert len(warnings) == 1 and "mode" in warnings[0]
 
 
-APP_TABLE_BUG = ("limits._limit looks for an app limit only at [tool.ladder.thresholds] itself, so one set in "
-                 "[tool.ladder.thresholds.app] (which ladder applies) is said to be ladder's default")
-
-
-@pytest.mark.xfail(strict=True, reason=APP_TABLE_BUG)
 def test_an_app_limit_in_its_role_table_is_said_there(tmp_path):
     files, _ = project(tmp_path, {"pyproject.toml": "[tool.ladder.thresholds.app]\ncyclomatic_max = 12\n"})
     found = {ev.signals[0]: ev.location for ev in ladder_limits(files, [], None)}

@@ -74,10 +74,12 @@ def _limit(loaded: LadderRules, rule: Rule, origin: Evidence, thresholds: Any) -
         return None
     limit = float(value)
     shown = f"{rule.key} = {int(limit) if limit.is_integer() else limit}"
-    section = (thresholds if role == "app" else thresholds.get(role)) if isinstance(thresholds, dict) else None
-    if isinstance(section, dict) and rule.key in section:
-        where = f"pyproject.toml [tool.ladder.thresholds{'' if role == 'app' else '.' + role}] {shown}"
-        return Evidence("pyproject.toml", where, (f"ladder:{rule.key}",), where)
+    tables = thresholds if isinstance(thresholds, dict) else {}
+    # the role's sub-table first (an app limit may also sit in [tool.ladder.thresholds] itself)
+    for name, section in ((f".{role}", tables.get(role)), ("", tables if role == "app" else None)):
+        if isinstance(section, dict) and rule.key in section:
+            where = f"pyproject.toml [tool.ladder.thresholds{name}] {shown}"
+            return Evidence("pyproject.toml", where, (f"ladder:{rule.key}",), where)
     where = f"ladder's default {shown} for {role} code, {origin.location}"
     return Evidence(origin.file, where, (f"ladder:{rule.key}",), where)
 
