@@ -35,7 +35,7 @@ __all__ = ["LintResult", "check_log", "check_file", "unacknowledged_mismatches",
 
 _AWK_HEADER = re.compile(r"^=== Report")
 _AWK_LINES = re.compile(r"lines: ([0-9]+)")
-_ONE_LINER = "the seed's awk one-liner"
+_ONE_LINER = "the skill's awk one-liner"
 
 
 @dataclass(frozen=True)

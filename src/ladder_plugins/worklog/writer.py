@@ -141,7 +141,7 @@ def prepared_body(text: str) -> list[str]:
 def _refuse_dashes(lines: Sequence[str]) -> None:
     dashed = next((n for n, line in enumerate(lines, 1) if line.startswith("---")), None)
     if dashed is not None:
-        raise LadderError(f"line {dashed} of the body starts with '---', {lines[dashed - 1][:60]!r}: the seed's awk "
+        raise LadderError(f"line {dashed} of the body starts with '---', {lines[dashed - 1][:60]!r}: the skill's awk "
                           "one-liner does not count such a line (and '---' alone reads as the separator between "
                           "reports); reword it or indent it")
 

@@ -133,7 +133,7 @@ def test_seed_example_passes_and_its_changed_count_fails_at_the_header(tmp_path)
 def test_interior_blank_line_is_counted_and_the_awk_count_is_explained(tmp_path):
     wrong = only(run_fixture("lines_interior_blank", tmp_path), "worklog_lines")
     assert "has 7 lines" in wrong.message
-    assert wrong.message.endswith("the seed's awk one-liner counts 6: it skips 1 blank line inside the report")
+    assert wrong.message.endswith("the skill's awk one-liner counts 6: it skips 1 blank line inside the report")
 
 
 def test_right_count_the_awk_one_liner_would_fail_is_a_note_not_a_problem(tmp_path):
