@@ -5,6 +5,7 @@ Measured with a referent (an assistant turn in the transcript): the tuning rows 
 (the patterns were changed against them: this says only that they are kept); the held-out rows, written with
 the others before the classifier was changed and never looked at since, precision 0.94, recall 0.71 (before
 the change 0.69 and 0.38). Without a referent (first requests) every row is right in both parts.
+The second held-out split (``held_out_2``, 64 rows) was written after those floors were set and has none yet.
 """
 
 from __future__ import annotations
@@ -27,17 +28,22 @@ ROWS = bench.load()
 
 def test_the_set_is_big_enough_half_chinese_and_has_a_held_out_third():
     langs = [r.lang for r in ROWS]
-    held = [r for r in ROWS if r.split == "held_out"]
+    held = [r for r in ROWS if r.split != "tune"]
     assert len(ROWS) >= 150 and abs(langs.count("zh") - langs.count("en")) <= 10
-    assert len(held) >= len(ROWS) // 4 and {r.split for r in ROWS} == {"tune", "held_out"}
+    assert len(held) >= len(ROWS) // 4 and {r.split for r in ROWS} == {"tune", "held_out", "held_out_2"}
     assert {r.kind for r in ROWS} >= {"complaint", "request", "question", "praise", "quoted", "first"}
     assert {(r.label, r.referent) for r in ROWS} == {(0, True), (0, False), (1, True), (1, False)}
 
 
-@pytest.mark.parametrize("split, referent, precision, recall", [
-    ("tune", True, 0.95, 0.85), ("held_out", True, 0.90, 0.65), ("all", False, 0.95, 0.85),
+def test_the_second_held_out_split_has_sixty_rows_half_chinese():
+    second = [r.lang for r in ROWS if r.split == "held_out_2"]
+    assert len(second) >= 60 and second.count("zh") == second.count("en")
+
+
+@pytest.mark.parametrize("splits, referent, precision, recall", [
+    (("tune",), True, 0.95, 0.85), (("held_out",), True, 0.90, 0.65), (("tune", "held_out"), False, 0.95, 0.85),
 ])
-def test_precision_and_recall_stay_above_their_floors(split, referent, precision, recall):
-    rows = [r for r in ROWS if split in ("all", r.split) and r.referent is referent]
+def test_precision_and_recall_stay_above_their_floors(splits, referent, precision, recall):
+    rows = [r for r in ROWS if r.split in splits and r.referent is referent]
     score = bench.score(rows)
     assert (score.precision >= precision, score.recall >= recall) == (True, True), score
