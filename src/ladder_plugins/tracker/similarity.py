@@ -13,12 +13,15 @@ is at least :data:`LEANING` close to. Two texts about topics are the same feedba
 they share one: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the default list
 is shared between calls" meet through ``mutable-defaults``; "Do not use print()" and "at most 5
 parameters" stay apart however their headings read. A text about a topic and a text leaning to it
-are the same feedback. Otherwise the cosine of their weighted words decides (at least
+are the same feedback, unless both say most of what they say beyond the topic's own words and share none of
+it (:data:`REST_SHARE`): two rules about one topic that ask different things. The themes of :mod:`.themes`
+(feedback no check encodes: commit or push only when asked, ask before deleting) anchor meaning as topics do,
+but :meth:`Matcher.topic` never answers one. Otherwise the cosine of their weighted words decides (at least
 :data:`THRESHOLD`). Headings never take part: a source passes a piece's own words, and its heading
 only as context. The one topic an item's suggestion comes from is :meth:`Matcher.topic`: the
 closest, when it is ahead of the next by :data:`TOPIC_MARGIN`.
 
-May import: ``keywords`` and ``topics`` of this package. Must not import: the sources, the state
+May import: ``keywords``, ``themes`` and ``topics`` of this package. Must not import: the sources, the state
 or anything that reads files.
 """
 
@@ -30,10 +33,11 @@ from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence
 
 from .keywords import keywords_of
+from .themes import THEMES, Theme
 from .topics import Topic
 
 __all__ = ["GENERIC", "THRESHOLD", "TOPIC_THRESHOLD", "TOPIC_MARGIN", "SECOND_TOPIC", "LEANING", "KEYWORD_BOOST",
-           "Matcher", "Vector", "words_of"]
+           "REST_SHARE", "Matcher", "Vector", "words_of"]
 
 #: two texts without topics are the same feedback from this cosine on
 THRESHOLD = 0.5
@@ -45,6 +49,9 @@ TOPIC_MARGIN = 0.05
 SECOND_TOPIC = 0.1
 #: a text this close to a topic agrees with a text that is about it (two texts leaning to it are not enough)
 LEANING = 0.35
+#: two texts about one topic ask different things when each says at least this share of its weight beyond the
+#: topic's own words, in words the other does not use
+REST_SHARE = 0.5
 #: how much more a topic's keywords weigh in its title and paraphrases
 KEYWORD_BOOST = 2.0
 #: the weight of a word every kind of feedback uses, relative to its rarity
@@ -118,8 +125,18 @@ def _cosine(a: Vector, b: Vector) -> float:
     return sum(weight * b[word] for word, weight in a.items() if word in b)
 
 
-def _phrases(topic: Topic) -> tuple[str, ...]:
+def _phrases(topic: Topic | Theme) -> tuple[str, ...]:
     return (topic.title, *getattr(topic, "paraphrases", ()))
+
+
+def _rarity(documents: Sequence[set[str]]) -> dict[str, float]:
+    """Each word's inverse document frequency over ``documents`` (a topic's or theme's phrases are one)."""
+    frequency: dict[str, int] = {}
+    for document in documents:
+        for word in document:
+            frequency[word] = frequency.get(word, 0) + 1
+    count = len(documents)
+    return {word: math.log((count + 1) / (n + 1)) + 1 for word, n in frequency.items()}
 
 
 @dataclass
@@ -129,6 +146,7 @@ class Matcher:
     topics: Sequence[Topic]
     threshold: float = THRESHOLD
     topic_threshold: float = TOPIC_THRESHOLD
+    themes: Sequence[Theme] = THEMES
     _idf: dict[str, float] = field(init=False, default_factory=dict)
     _top: float = field(init=False, default=1.0)
     _anchors: list[tuple[str, Vector]] = field(init=False, default_factory=list)
@@ -136,19 +154,19 @@ class Matcher:
     _close: dict[str, dict[str, float]] = field(init=False, default_factory=dict)
     _about: dict[str, frozenset[str]] = field(init=False, default_factory=dict)
     _groups: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(init=False, default_factory=dict)
+    _own: dict[str, set[str]] = field(init=False, default_factory=dict)
+    _theme_ids: frozenset[str] = field(init=False, default=frozenset())
 
     def __post_init__(self) -> None:
-        documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in self.topics]
-        count = len(documents)
-        frequency: dict[str, int] = {}
-        for document in documents:
-            for word in document:
-                frequency[word] = frequency.get(word, 0) + 1
-        self._idf = {word: math.log((count + 1) / (n + 1)) + 1 for word, n in frequency.items()}
-        self._top = math.log(count + 1) + 1  # a word the table never uses is as rare as can be
-        self._anchors = [(t.id, self._anchor(t, p)) for t in self.topics for p in _phrases(t)]
+        anchors: list[Topic | Theme] = [*self.topics, *self.themes]
+        documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in anchors]
+        self._idf = _rarity(documents)
+        self._top = math.log(len(documents) + 1) + 1  # a word the table never uses is as rare as can be
+        self._anchors = [(t.id, self._anchor(t, p)) for t in anchors for p in _phrases(t)]
+        self._own = {t.id: document | set(words_of(" ".join(t.keywords))) for t, document in zip(anchors, documents)}
+        self._theme_ids = frozenset(t.id for t in self.themes)
 
-    def _anchor(self, topic: Topic, phrase: str) -> Vector:
+    def _anchor(self, topic: Topic | Theme, phrase: str) -> Vector:
         """A title or paraphrase of ``topic``, the words of its keywords weighing :data:`KEYWORD_BOOST` times
         more: in "Do not merge without tests" the tests make the coverage topic, not the merge."""
         own = set(words_of(" ".join(topic.keywords)))
@@ -181,7 +199,8 @@ class Matcher:
         the topic an item's suggestion comes from."""
         ranked = sorted(self._closeness(text).items(), key=lambda pair: -pair[1])[:2] + [("", 0.0)] * 2
         (first, score), (_, second) = ranked[0], ranked[1]
-        return first if score >= self.topic_threshold and score - second >= TOPIC_MARGIN else None
+        clear = score >= self.topic_threshold and score - second >= TOPIC_MARGIN
+        return first if clear and first not in self._theme_ids else None
 
     def about(self, text: str) -> frozenset[str]:
         """Every topic ``text`` is about (a sentence may name two: "no print() or pdb.set_trace()")."""
@@ -214,12 +233,36 @@ class Matcher:
         mine = frozenset([topic]) if topic else self.about(text)
         theirs, leant = self._together(tuple(others))
         if mine and theirs:
-            return 2.0 if mine & theirs else 0.0
+            shared = mine & theirs
+            if not shared or (topic is None and self._apart(text, others, shared)):
+                return 0.0
+            return 2.0
         if mine:  # a topic a source named is never leant to
             agree = topic is None and bool(mine & leant)
         else:
             agree = bool(theirs & self.leanings(text))
         return 1.5 if agree else None
+
+    def _rest(self, text: str, topics: frozenset[str]) -> Vector:
+        """``text``'s weighted words that none of ``topics`` uses (nor any generic word): what it asks beyond
+        naming the topic."""
+        own = set().union(*(self._own[t] for t in topics))
+        return {w: v for w, v in self.vector(text).items() if w not in own and w not in GENERIC}
+
+    def _apart(self, text: str, others: Sequence[str], shared: frozenset[str]) -> bool:
+        """Whether ``text`` asks something else than every text of ``others`` about one of the ``shared`` topics:
+        two rules about docstrings, "use Google style" and "private functions need none", share the topic but
+        not a requirement. Both must say most of what they say beyond the topic (:data:`REST_SHARE` of their
+        weight), in words they do not share."""
+        mine = self._rest(text, shared)
+        if sum(v * v for v in mine.values()) < REST_SHARE:
+            return False
+        near = [other for other in others if self.leanings(other) & shared]
+        for other in near:
+            theirs = self._rest(other, shared)
+            if sum(v * v for v in theirs.values()) < REST_SHARE or set(mine) & set(theirs):
+                return False
+        return bool(near)
 
     def _together(self, texts: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
         """The topics the texts of one item are about, and those they lean to (kept: a scan asks for them once

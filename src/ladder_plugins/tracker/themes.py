@@ -1,0 +1,62 @@
+"""Feedback no check encodes, as meaning anchors for the matcher: when to commit or push, asking first.
+
+The topic table (``topics.toml``) holds feedback a tool can enforce, each row with its check. Real
+instruction files repeat other rules as often, about how an agent works rather than about code:
+commit only when asked, never force-push, ask before deleting, run the tests before saying it is
+done. They have no row (there is no check to suggest), yet "Never commit unless explicitly asked"
+and "No commits without the user's confirmation" are one piece of feedback. A theme gives the
+matcher a title and paraphrases for such feedback, as a topic does; it never becomes an item's
+topic or a suggestion (:meth:`.similarity.Matcher.topic` answers only topics).
+
+May import: nothing of the package. Must not import: anything (this module is data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Theme", "THEMES"]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Feedback no check encodes: what the matcher needs of a topic (its id, title and paraphrases)."""
+
+    id: str
+    title: str
+    paraphrases: tuple[str, ...]
+    #: words the theme's feedback uses, weighing more in its phrases (as a topic's keywords do)
+    keywords: tuple[str, ...] = ()
+
+
+THEMES: tuple[Theme, ...] = (
+    Theme("commit-when-asked", "Commit only when the user asks", (
+        "Never commit unless explicitly asked", "Don't run git commit on your own; wait until you are told to commit",
+        "No commits without the user's confirmation", "Ask the user before committing changes",
+        "Do not create commits unless requested"), ("asked", "unless", "confirmation", "approval", "told")),
+    Theme("push-when-asked", "Push only when the user asks", (
+        "Do not push unless asked", "Never push automatically; the user decides when to push",
+        "Don't push or open a pull request without being told to", "Ask before pushing to the remote"),
+        ("push", "pushing", "remote", "asked", "unless")),
+    Theme("force-push", "Never force-push or rewrite pushed history", (
+        "No git push --force", "Never rewrite history that others have pulled", "Don't force push a shared branch",
+        "Never amend or rebase commits that are already pushed"), ("force", "rewrite", "history", "amend")),
+    Theme("destructive-actions", "Ask before destructive actions: deleting files, data or someone's work", (
+        "Ask before deleting files", "Never run rm -rf without confirmation",
+        "Don't delete or overwrite the user's work without approval", "Confirm before dropping tables or deleting data",
+        "Get explicit approval before removing or renaming files"),
+        ("delete", "deleting", "remove", "destructive", "overwrite", "rm", "drop")),
+    Theme("tests-before-done", "Run the tests and checks before calling the work done", (
+        "Run the tests before committing", "Make sure the tests pass before you say the task is complete",
+        "Run the checks before marking a task complete", "Never hand over a change without running the test suite",
+        "Verify that everything is green before finishing", "Always test after making changes"),
+        ("complete", "done", "finished", "green", "verify", "marking", "before")),
+    Theme("new-dependencies", "Justify a new dependency before adding it", (
+        "Prefer the standard library to a new package", "Don't add dependencies without asking",
+        "Check whether an existing dependency already does it before adding another",
+        "Is a new library really necessary? Use what the project already has"),
+        ("dependency", "dependencies", "library", "package", "standard", "necessary", "existing")),
+    Theme("english", "Write code, comments and documentation in English", (
+        "All code, comments and docs in English", "Use English for identifiers, comments and commit messages",
+        "Write documentation in English only"), ("english", "language")),
+)
