@@ -21,7 +21,8 @@ until the reviewer says it is dissatisfaction. The script prints, for each split
 referent and rows without, per language: precision, recall, how many prompts were marked for the
 reviewer and how many of those are dissatisfied (what a reviewer that judges right would add).
 ``--misses`` lists the tuning rows it gets wrong (never the held-out ones: looking at them would
-make them tuning rows). It measures and prints; it never asserts
+make them tuning rows). The ``held_out`` rows became tuning rows in the second round of tuning
+(their misses were read then); ``held_out_2`` is the held-out split since. It measures and prints; it never asserts
 (``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
 """
 
@@ -40,6 +41,8 @@ from ladder_plugins.agents.ask_reviewer import ask  # noqa: E402
 from ladder_plugins.agents.classify import classify  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "prompts.jsonl"
+#: the splits the patterns are changed against (``--misses`` lists only these)
+_TUNING = ("tune", "held_out")
 _FIELDS = {"label": int, "referent": bool, "lang": str, "kind": str, "split": str, "prompt": str}
 
 
@@ -120,17 +123,19 @@ def _line(name: str, s: Score) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--misses", action="store_true", help="list the tuning rows classified wrongly")
+    parser.add_argument("--misses", action="store_true", help="list the tuning rows (tune, held_out) classified wrong")
     args = parser.parse_args(argv)
     rows = load(args.data)
     print(f"classifier on {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data} "
           f"({len(rows)} rows; referent: an assistant turn in the transcript)")
     for name, chosen in subsets(rows):
         print(_line(name, score(chosen)))
+    print("  note: the held_out rows are tuning rows since the second round of tuning (their misses were read);"
+          " held_out_2 is the held-out split")
     if args.misses:
         for row in rows:
             captured, asked = outcome(row)
-            if row.split == "tune" and captured != bool(row.label):
+            if row.split in _TUNING and captured != bool(row.label):
                 print(f"  miss: label {row.label} referent {row.referent} ask {asked}: {row.prompt}")
     return 0
 

@@ -23,7 +23,9 @@ prompt and a slash command. Fenced code, quoted lines (``> ...``) and quoted phr
 ```...```, ``'...'``, ``「...」``) are removed before the patterns run: pasted logs say "error" and
 "again" without meaning the agent, and ``Fix the "that's not what I asked" typo`` names a phrase.
 Chinese has no word boundaries, so a negation is bounded by the characters around it: 不对 but
-not 不对称 (asymmetric) or 对不对, 错了 but not 不错了 (good), 没用 but not 没用的 (unused).
+not 不对称 (asymmetric) or 对不对, 错了 but not 不错了 (good), 没用 but not 没用的 (unused). A hypothetical
+clause ("if the checksum is wrong, retry", "如果密码不对") is left out as well: it describes behaviour to
+build, not a verdict on the work ("if you ..." stays: "if you had run the tests").
 
 A *referent* is earlier agent work the words can be about: an assistant turn in the
 transcript. Most patterns need one, because the same words are an ordinary request or a
@@ -136,7 +138,8 @@ _YOU_AGAIN = (r"(?<!can )(?<!could )(?<!would )(?<!will )(?<!please )(?<!thank )
               r"messed|screwed)\b[^.?!\n]{0,40}?\bagain\b")
 _BAD = r"(?:wrong|broken|fail\w*|error\w*|crash\w*|missing|ignored?|forgot\w*)"
 _SUBJECT = r"\b(?:that|this|it|everything|your (?:\w+ )?(?:code|fix|change|patch|answer|version|solution))(?: \w+)?"
-_VERDICT = "wrong|incorrect|broken|terrible|awful|horrible|useless|garbage|nonsense|sloppy|a mess|worse"
+_VERDICT = ("wrong|incorrect|broken|terrible|awful|horrible|useless|garbage|nonsense|sloppy|a mess|worse|"
+            "overengineered|over-engineered|overcomplicated|over-complicated|overkill|convoluted|bloated")
 
 #: English patterns, by reason code
 ENGLISH = (
@@ -149,11 +152,14 @@ ENGLISH = (
        r"of (?:it|them)|everything|the (?:build|tests?|app|ci)) (?:\w+ )?(?:compiles|works|runs|passes|builds|fails|"
        r"is (?:broken|red|failing))\b"),
     # praise next to a breakage is sarcasm ("The build is broken now, nice job.")
-    _p(_NEG, "job|work|well done|brilliant|bravo|thanks a lot|great|wow",
-       r"^(?=.*\b(?:(?:nice|great|good|fantastic) (?:job|work)|well done|brilliant|bravo|thanks a lot|great,? now|"
-       r"wow)\b)"
-       r"(?=.*\b(?:broken|broke|nothing (?:works|compiles|runs)|no longer|removed all|deleted all|fails?|failing|"
-       r"crash\w*|gone)\b)"),
+    _p(_NEG, "job|work|going|well done|brilliant|bravo|thanks|way to go|genius|great|good|wonderful|perfect|lovely|"
+       "awesome|fantastic|wow",
+       r"^(?=.*\b(?:(?:nice|great|good|fantastic|excellent|amazing) (?:job|work|going)|well done|brilliant|bravo|"
+       r"thanks a lot|thanks for nothing|way to go|genius|(?:great|good|wonderful|perfect|lovely|awesome|fantastic),? "
+       r"now|wow)\b)"
+       r"(?=.*\b(?:broken|broke|nothing (?:\w+ )?(?:works|compiles|runs|resolves|loads|passes|builds)|none of "
+       r"(?:the|them|it|my)|no longer|stopped working|(?:doesn't|won't) (?:work|compile|run|build|load|start)|"
+       r"(?:is|are) red|worse|removed all|deleted all|fails?|failing|crash\w*|gone)\b)"),
     _p(_NEG, "made up|invented|fabricated|hallucinated",
        r"\byou (?:just )?(?:made up|invented|fabricated|hallucinated)\b"),
     _p(_NEG, "the whole|the entire|all ", r"\byou (?:just )?(?:rewrote|rewritten|replaced|reformatted|deleted|removed|"
@@ -168,9 +174,14 @@ ENGLISH = (
        r"\byou(?:'re| are| were)\s+(?:\w+\s+)?(?:wrong|mistaken|not listening|making (?:it|this|things) "
        r"(?:up|worse))\b"),
     _p(_NEG, "over|making", r"\byou(?:'re| are) (?:\w+ )?(?:over\w+ing|making (?:this|it) (?:complicated|harder))\b"),
-    _p(_NEG, "broke|messed up|screwed up|ruined|botched|mangled|butchered|hallucinated|made",
-       r"\byou\s+(?:just\s+|completely\s+|totally\s+)?(?:broke|messed up|screwed up|ruined|botched|mangled|"
-       r"butchered|hallucinated|made (?:it|this|things) worse|made (?:that|this|it) up)\b"),
+    _p(_NEG, "broke|messed up|screwed up|ruined|botched|mangled|butchered|hallucinated|made|wiped|nuked|clobbered|"
+       "trashed|corrupted|wrecked|destroyed",
+       r"\byou(?:'ve| have)?\s+(?:just\s+|completely\s+|totally\s+)?(?:broke|broken|messed up|screwed up|ruined|"
+       r"botched|mangled|butchered|hallucinated|made (?:it|this|things) worse|made (?:that|this|it) up|wiped|nuked|"
+       r"clobbered|trashed|corrupted|wrecked|destroyed)\b"),
+    # a failure since the agent's change: "since you touched the cache, half the tests fail"
+    _p(_NEG, "after you|since you", r"\b(?:after|since) you (?:\w+ed|made|ran|wrote|did|broke)\b[^.?!\n]{0,60}"
+       r"\b(?:fails?|failing|broke|broken|crash\w*|stopped|errors?|red|no longer|doesn't|won't|can't|nothing)\b"),
     _p(_NEG, "ignored|overlooked|skipped|missed|forgot|dropped|overwrote|coded|misread|misunderstood|misinterpreted",
        r"\byou (?:just )?(?:ignored|overlooked|skipped|missed|forgot|dropped|overwrote|hard-?coded|misread|"
        r"misunderstood|misinterpreted)\b"),
@@ -183,18 +194,29 @@ ENGLISH = (
     _p(_NEG, "sense|wtf|ffs|ugh|for once", r"\b(?:makes no sense|doesn't make (?:any )?sense|wtf|ffs|ugh+|for once)\b"),
     _p(_NEG, "wrong ", r"\bwrong (?:again|file|function|place|approach|answer|fix|branch|directory|way)\b"),
     _p(_NEG, "seriously|come on", r"^\s*(?:seriously|come on)\b"),
-    _p(_COR, "no|nah", r"^\s*(?:no|nope|nah)\s*[,.!;:\u2014]+\s*\S"),
-    _p(_COR, "what i", r"\b(?:not|isn't|wasn't|opposite of) what i (?:asked|wanted|meant|said|need)\b"),
+    _p(_COR, "no|nah", r"^\s*(?:no|nope|nah)(?:[\s,.!]+(?:no|nope))*\s*[,.!;:\u2014]+\s*\S"),
+    _p(_COR, "what i", r"\b(?:not|isn't|wasn't|opposite of) what i (?:asked|wanted|meant|said|need|had in mind|was "
+       r"(?:asking|going|looking) for|expected|requested|told you)\b"),
     _p(_COR, "that's not|that is not", r"\bthat(?:'s| is) not (?:right|correct|true|it|how)\b"),
-    _p(_COR, "i meant|i said", r"\bi (?:meant|said) [^.?!\n]{1,60}\bnot\b"),
+    _p(_COR, "i meant|i said|i wanted|i asked for|i needed",
+       r"\bi (?:meant|said|wanted|asked for|needed) [^.?!\n]{1,60}\bnot\b(?! (?:sure|yet|only)\b)"),
     _p(_COR, "stop|quit", r"\b(?:stop|quit)\s+(?:\w+\s+)?(?:doing|using|adding|changing|touching|deleting|removing|"
        r"rewriting|creating|making|putting|writing|ignoring|guessing|assuming|inventing|hallucinating|pretending|"
        r"apologi[sz]ing|repeating|overthinking|overengineering|second-guessing|breaking|skipping)\b"),
     _p(_COR, "guessing", r"\b(?:before|instead of|no more|keep|keeps) guessing\b"),
     _p(_COR, "i asked", r"\bi asked (?:you )?(?:for|to)\b"),
     _p(_COR, "again", r"\b(?:don't|never) (?:ever )?do (?:that|this) again\b"),
-    _p(_COR, "revert|undo|roll back", r"\b(?:revert|undo|roll back)\s+(?:that|this|it|your|the (?:last|previous))\b"),
-    _p(_COR, " back", r"\b(?:put|change|set) (?:it|that|them) back\b"),
+    # an imperative correction: the verb's object is the agent's work, not a feature ("an undo button") or a
+    # question about a tool ("how do I undo this in git")
+    _p(_COR, "revert|undo|roll back|rollback|back out|restore",
+       r"(?<!how to )(?<!how do i )(?<!how can i )(?<!how do you )\b(?:revert|undo|roll ?back|back out)\s+(?:that|"
+       r"this|it|those|these|them|all|everything|what you|your|the (?:last|previous|latest|recent)\b|the (?:change|"
+       r"edit|commit|refactor|rename|modification)s?\b)|\brestore (?:what you (?:deleted|removed|changed)|the (?:old|"
+       r"original|previous) (?:version|code|behaviou?r))\b"),
+    _p(_COR, " back|the way|how it|how they|as it|as they",
+       r"\b(?:put|change|set) (?:it|that|them) back\b|\b(?:leave|put|make|keep|set|change) (?:it|that|them|this|"
+       r"everything) (?:back )?(?:the way|how|as) (?:it|they) (?:was|were|used to be)\b|\b(?:change|put|set|switch|"
+       r"turn|go) (?:it |that |them |this )?back to (?:the )?(?:old|original|previous|earlier|way)\b"),
     _p(_COR, "actually", r"^\s*actually,? (?:no|that's|it's|you|i (?:meant|said|want))\b"),
     _p(_COR, "i didn't|i did not|i never",
        r"\bi (?:didn't|did not|never) (?:ask|asked|tell|told|want|wanted|say|said) (?:you )?(?:to|for)\b"),
@@ -206,7 +228,10 @@ ENGLISH = (
        r"\bsame mistake\b", standalone=True),
     _p(_REC, " time", r"\b(?:for|this is|that's|it's|that is|it is) the (?:second|third|fourth|fifth|nth|umpteenth|"
        r"hundredth|\d+(?:st|nd|rd|th)) time\b", standalone=True),
-    _p(_REC, "same ", r"\bsame (?:bug|error|problem|issue) (?:we|you|i) (?:already |just )?(?:fixed|had|saw|solved)\b"),
+    _p(_REC, "same ", r"\bsame (?:bug|error|problem|issue) (?:we|you|i) (?:already |just )?(?:fixed|had|saw|solved)\b|"
+       r"\bsame (?:mistake|error|bug|problem|issue|failure|crash|traceback) as (?:yesterday|last time|earlier|this "
+       r"morning|last week|the last (?:one|time))\b"),
+    _p(_REC, "again with", r"^\s*again with\b|\bagain with (?:the|this|these|those|your)\b"),
     _p(_REC, "still", r"\bstill\s+(?:not|doesn't|does not|isn't|is not|won't|can't|fails?|failing|broken|wrong|"
        r"the same|happening|getting|seeing|crash\w*|error\w*|red|there)\b"),
     _p(_REC, "again", r"\b(?:fail(?:s|ed)|broke|crash(?:es|ed)|(?:is|are|was|were) (?:\w+ )?(?:wrong|broken|failing|"
@@ -228,8 +253,12 @@ ENGLISH = (
     _p(_RES, "forget|forgotten|not read|not see", r"\b(?:did|have) you (?:already )?(?:forget|forgotten|not read|"
        r"not see)\b"),
     _p(_RES, " up| above|message", r"\b(?:see|read|scroll) (?:up|above|my (?:previous|last|earlier) message)\b"),
-    _p(_RHE, "why", r"\bwhy (?:on earth |the hell |the heck |exactly )?(?:did|would|didn't|did not|are|were|have|"
-       r"haven't|won't|wouldn't|do|don't|can't|couldn't) you\b(?!\s+(?:think|recommend|suggest|prefer|like|say so))"),
+    _p(_RHE, "why|how come", r"\b(?:why(?:'d| (?:on earth |the hell |the heck |exactly )?(?:did|would|didn't|did not|"
+       r"are|were|have|haven't|won't|wouldn't|do|don't|can't|couldn't))|how come) you\b(?!\s+(?:think|recommend|"
+       r"suggest|prefer|like|say so))"),
+    # a question about what changed: "why is there a sleep in the test now?"
+    _p(_RHE, "why", r"\bwhy (?:is|are|does|do|did) (?:there|it|this|that|everything|the \w+|my \w+)\b[^.?!\n]{0,40}"
+       r"\b(?:now|suddenly|all of a sudden|everywhere)\b"),
     _p(_RHE, "did you even|still", r"\bdid you even\b|\bwhy (?:is|are|does|do) (?:there|it|this|that|they) still\b"),
     _p(_RHE, "you to|you could|you thinking",
        r"\b(?:who|what) (?:told|asked|allowed) you to\b|\bwho said you could\b|\bwhat were you thinking\b"),
@@ -257,34 +286,52 @@ CHINESE = (
     _words(_NEG, "不合理 搞错 弄错 写错 做错 理解错 太差 很差 胡说 瞎改 乱改 乱写 瞎写 一团糟 糟糕 莫名其妙 离谱 敷衍 偷懒 "
            "你把我的 你干的好事 \U0001f44e"),
     _p(_NEG, "错了|改错|垃圾", r"(?<![不没报])错了|改错(?!别字|字)|垃圾(?!回收|桶|邮件|短信|分类|清理|收集)"),
-    _p(_NEG, "坏|砸|没用|不是我", r"(?:改|弄|搞|写)(?:坏|砸)|没用(?=[了啊呀吧。！!？?，,\s]|$)|不是我(?:要|想要)的"),
+    _p(_NEG, "坏|砸|挂|崩|没用|不是我", r"(?:改|弄|搞|写)(?:坏|砸|挂|崩)|没用(?=[了啊呀吧。！!？?，,\s]|$)|不是我(?:要|想要)的"),
     _p(_NEG, "都|全|你的", r"(?:都|全)(?:删|删掉|改|弄乱|搞乱)了|你的(?:改动|修改|修复|代码|提交)[^，。！？]{0,10}"
        r"(?:导致|搞|弄|让)"),
     _p(_NEG, "根本|压根|完全", r"(?:根本|压根|完全)就?(?:没(?!必要|关系|问题)|不(?!用|需要|必|要紧|影响|一样|同))"),
     _p(_NEG, "你", r"你(?:写|改|加|给|做|生成)的[^，。！？]{0,15}(?:没有?(?!问题|毛病)|不(?!错)|错|有问题|跑不|过不|挂了|崩了)|"
        r"你(?:瞎)?编(?:了|造)|你[^，。！？]{0,4}(?:重写|改写|重构)了?(?:整个|全部|所有)|"
        r"(?:你|改动|修改|这样改|这么改)[^，。！？]{0,10}(?:破坏|搞乱|弄乱)了"),
+    # a failure after the agent's change: 你改了路由之后首页就打不开了
+    _p(_NEG, "你", r"你的?(?:改|修改|改动|提交|重构|动|弄|加|删|换)(?:完|了|过)?[^，。！？]{0,8}(?:之后|以后|后)[^。！？]{0,16}"
+       r"(?:挂了|坏了|崩了|报错|出错|失败|红了|跑不|打不开|不能用|用不了|不工作|不行了|没法用)"),
+    # sarcasm next to a breakage: 真棒，整个页面都崩了
+    _p(_NEG, "真棒|真行|真厉害|厉害了|好家伙|干得好|干得漂亮|可以啊|牛啊|谢谢你啊|太好了",
+       r"^(?=.*(?:真棒|真行|真厉害|厉害了|好家伙|干得好|干得漂亮|可以啊|牛啊|谢谢你啊|太好了))"
+       r"(?=.*(?:挂了|坏了|崩了|报错|失败|删了|没了|红了|跑不|不能用|打不开))"),
+    # a verdict of over-complication on the agent's work (not on a library: 这个库太复杂了)
+    _p(_NEG, "太复杂|过度设计|太啰嗦|太冗长|太绕|画蛇添足|多此一举",
+       r"(?:这个|这样|你的|你这个?)(?:实现|写法|方案|改法|代码|设计|版本|改动|函数)?(?:也|就|还|真|实在|有点|有些)?"
+       r"(?:太复杂|过度设计|太啰嗦|太冗长|太绕|画蛇添足|多此一举)"),
     _p(_NEG, "被你", r"被你(?:改|删|弄|搞|写)(?:坏|乱|错|丢|没|掉|光)"),
     _p(_NEG, "都没|解决|真正的", r"(?:跑|测|试|看)都没(?:跑|测|试|看)|没(?:有)?解决(?:问题|任何)|不是真正的(?:修复|解决)"),
     _p(_COR, "不是|的是|我没|让你", r"(?<!是)不是(?:这个|这样|那个|那样|我要的|我说的)|我(?:明明|刚才|之前|本来)?(?:要|说|想要|指)的是|"
        r"我(?:没|没有)(?:让|叫|要求)你|不是让你|我(?:只|就|是)(?:让|叫)你"),
     _p(_COR, "再|回", r"(?:不要|别)再|(?:改|换)回(?:去|来)"),
-    _p(_COR, "撤销|回滚|还原", r"(?:撤销|回滚|还原)(?:掉|一下)?(?:你|刚才|刚刚|上一次|上次|这次|这个|那个|所有)[^，。！？]{0,6}"
-       r"(?:修改|改动|更改|提交)|^(?:撤销|回滚|还原)(?:吧|掉|一下)?[。！!]?$"),
+    _p(_COR, "原来|原样|原先|之前的|以前的", r"(?:恢复|还原|退回|回退|改)(?:成|到|回)(?:原来|原样|原先|之前的|以前的)"),
+    # blame in a prohibition (别乱删, 不许瞎改, 你擅自), not a rule for later (顺序不能乱)
+    _p(_COR, "别|不要|不许|不准|擅自", r"(?:别|不要|不许|不准)再?(?:乱|瞎|擅自|自作主张)(?:改|动|删|加|写|猜|搞|弄|碰|来|用|提交)|"
+       r"你[^，。！？]{0,3}擅自"),
+    _p(_COR, "误解|曲解|理解反|听错|看错|反了", r"你[^，。！？]{0,2}(?:误解|曲解|理解反|听错|看错)|(?:搞|弄|写|改)反了"),
+    _p(_COR, "撤销|撤回|回滚|还原", r"(?:撤销|撤回|回滚|还原)(?:掉|一下)?(?:你|刚才|刚刚|上一次|上次|这次|这些|那些|上一步)|"
+       r"(?:撤销|撤回|回滚|还原)(?:掉|一下)?(?:这个|那个|所有)[^，。！？]{0,6}(?:修改|改动|更改|提交)|^(?:撤销|回滚|还原)(?:吧|掉|一下)?[。！!]?$"),
     _p(_REC, "你|又|每次|次了|次|遍|让你|叫你", r"你(?:又|总是|老是|每次都)|你还是(?:没|不|错|忘|在|这样|老样子)|"
        r"又(?:错|忘|犯|搞错|弄错|改错|写错|来了)|又是(?:这个|同样的|一样的|同一个)|"
        r"每次(?:都|你都)(?:错|忘|这样|不|没|要我|让我|得我)|第[二三四五六七八九十几\d]{1,3}次了|"
        r"(?:说|讲|提醒|告诉你)(?:了|过)(?:好|很)?(?:多少|几|多)(?:次|遍)|"
        r"(?:昨天|上次|之前|刚才|早)就?(?:让|叫|要)你", standalone=True),
-    _p(_REC, "又|还是|仍然|依然|依旧|老是|总是", r"又(?:失败|报错|出错|挂了|崩了|红了|坏了|不行|没)|还是(?:不行|不对|没(?:有)?(?:变|用|好|"
-       r"解决|修)|错|报错|一样|失败|有问题|老样子)|(?:仍然|依然|依旧)(?:不|没|错|报错|失败|有问题)|(?:老是|总是)(?:错|忘|不|没|报错|失败)"),
+    _p(_REC, "又|还|仍然|依然|依旧|老是|总是", r"又(?:失败|报错|出错|挂了|崩了|红了|坏了|不行|没)|还是(?:不行|不对|没(?:有)?(?:变|用|好|"
+       r"解决|修)|错|报错|一样|失败|有问题|老样子)|(?:仍然|依然|依旧)(?:不|没|错|报错|失败|有问题)|(?:老是|总是)(?:错|忘|不|没|报错|失败)|"
+       r"还是(?:报|出)[^，。！？]{0,5}错|还(?:在|是)?(?:挂着|报错|红着|崩|失败)"),
     _p(_RES, "我|过|你说|你讲|不是说", r"我(?:已经|刚才|刚刚|之前|早就|明明|不是|都)(?:已经)?(?:说|讲|告诉你|强调)"
        r"(?:过|了)|我(?:说|讲|告诉你|提|强调)过|(?:跟|和)你(?:说|讲)(?:过|了)|告诉过你|不是说(?:了|过|好)",
        standalone=True),
     _p(_RES, "上面|前面|之前|忘", r"(?:上面|前面|之前)(?:已经)?(?:说|写|提|讲)(?:过|了)|你(?:忘了|忘记了)"),
-    _p(_RHE, "为|是不是|怎么|咋|干", r"你为(?:什么|啥)(?!认为|觉得|推荐|建议|选择|这么说)|为(?:什么|啥)你(?!认为|觉得|推荐|建议)|"
+    _p(_RHE, "为|是不是|怎么|咋|干|到底|究竟", r"你为(?:什么|啥)(?!认为|觉得|推荐|建议|选择|这么说)|为(?:什么|啥)你(?!认为|觉得|推荐|建议)|"
        r"你是不是(?:没|不|又|忘)|你(?:怎么|咋)(?:又|会|能|还|就|敢|老是|总是)|怎么(?:又|还是|还(?:在|是|没|不))|"
-       r"为什么(?:又|还)(?:删|改|动|加|把|用)|为什么要(?:删|改|动)|你(?:加|改|删|动|写|弄)[^，。！？]{0,4}(?:干什么|干嘛|做什么)"),
+       r"为什么(?:又|还)(?:删|改|动|加|把|用)|为什么要(?:删|改|动)|(?:到底|究竟)(?:改|动|做|干|删|弄|加)了(?:些)?(?:什么|啥)|"
+       r"你(?:加|改|删|动|写|弄)[^，。！？]{0,4}(?:干什么|干嘛|做什么)"),
     _p(_RHE, "谁|凭什么|干嘛", r"谁(?:让|叫|允许)你|凭什么|你干嘛"),
     _p(_EXP, "应该|该|不先|你却|没|一上来", r"应该先|你(?:本来|本)?应该|本来应该|早(?:就)?(?:应该|该)|不应该(?:先)?(?:把|去|改|删|"
        r"动|直接)|为什么不先|你却|你(?:根本|压根|都|也)?(?:没|没有)(?:看|读|跑|测|运行|检查|验证)|(?:别|不要)一上来就"),
@@ -314,6 +361,10 @@ _QUOTED = r"(?m)^[ \t]*>.*$"
 #: closing one is followed by none, one inside is followed by a letter: 'that's not what I asked')
 _PHRASE = (r'"[^"\n]{0,300}"|`[^`\n]{0,300}`|\u300c[^\u300d\n]{0,300}\u300d|\u300e[^\u300f\n]{0,300}\u300f|'
            r"(?<![\w'])'(?=\S)(?:[^'\n]|'(?=\w)){0,300}?(?<=\S)'(?!\w)")
+#: a hypothetical clause, up to its punctuation; "if you ..." is left in ("if you had run the tests ...")
+_HYPOTHETICAL = (r"\b(?:if|unless|in case)\b(?! you\b)[^,.;:?!\n]{0,80}|"
+                 r"(?:如果|假如|假设|万一|若是|(?<![主只需总])要是)[^，。；：？！,.;:?!\n]{0,40}")
+_HYPOTHETICAL_MARKS = ("if ", "unless", "in case", "如果", "假如", "假设", "万一", "若是", "要是")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 #: words of the complaint itself, not of its topic: kept out of a capture's keywords
 _COMPLAINT_WORDS = frozenset(stem(w) for w in """
@@ -322,9 +373,11 @@ first supposed expected expect meant mean want wanted time times every keep same
 forgotten remember sense terrible useless garbage nonsense incorrect work working ugh wtf ffs actually literally
 clearly seriously listen listening read third fourth fifth nth umpteenth yet right correct awful horrible sloppy
 worse ruined botched thought guess that thats what whats its there here ok okay yes no please thanks
+overengineered overcomplicated overkill convoluted bloated wiped nuked clobbered trashed corrupted wrecked destroyed
 """.split()) | frozenset("""
 改错 搞错 弄错 写错 做错 全删 删光 删掉 好事 好家 家伙 老样 样子 绕圈 圈子 瞎猜 瞎改 乱改 乱写 瞎写 改坏 弄坏 搞坏 第二 第三 第四
 第五 二次 三次 四次 五次 多次 一点 忘记 忘了 改完 上来 离谱 糟糕 垃圾 敷衍 偷懒 胡说 一团 团糟 莫名 名其 其妙 撤销 回滚 还原 干什
+撤回 误解 曲解 擅自 原来 原样 到底 究竟 太绕 复杂 真棒 真行
 """.split())
 #: an assistant turn in Claude Code (``"type": "assistant"``), Codex (``"role": "assistant"``,
 #: ``"agent_message"``) and Gemini CLI (``"type": "gemini"``) transcripts; a user's words are JSON-escaped
@@ -370,11 +423,18 @@ def cleaned(prompt: str) -> str:
 
 def matches(text: str) -> tuple[tuple[str, ...], bool]:
     """The reason codes whose patterns ``text`` matches (in :data:`REASONS` order), and whether one of the
-    matching patterns stands alone (needs no referent)."""
-    low = text.lower()
+    matching patterns stands alone (needs no referent). A hypothetical clause ("if the input is wrong",
+    "如果密码不对") describes behaviour to build, not a verdict on the work: it is left out."""
+    low = _without_hypotheticals(text.lower())
     found = [p for p in PATTERNS if any(t in low for t in p.triggers) and re.search(p.source, low)]
     codes = {pattern.code for pattern in found}
     return tuple(code for code in REASONS if code in codes), any(pattern.standalone for pattern in found)
+
+
+def _without_hypotheticals(low: str) -> str:
+    if any(mark in low for mark in _HYPOTHETICAL_MARKS):
+        return re.sub(_HYPOTHETICAL, " \u2026 ", low)
+    return low
 
 
 def capture_keywords(prompt: str) -> tuple[str, ...]:
