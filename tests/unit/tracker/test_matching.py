@@ -112,9 +112,9 @@ def test_words_are_folded_so_that_forms_and_synonyms_meet():
     assert "format" not in words_of("Use an f-string instead of .format()")
 
 
-def _labelled() -> list[tuple[bool, str, str]]:
+def _labelled(names: str) -> list[tuple[bool, str, str]]:
     rows = []
-    for path in sorted((paths.REPO / "benchmarks" / "data").glob("tracker_pairs_*.tsv")):
+    for path in sorted((paths.REPO / "benchmarks" / "data").glob(names)):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip() and not line.startswith("#"):
                 label, first, second, _ = line.split("\t")
@@ -122,14 +122,28 @@ def _labelled() -> list[tuple[bool, str, str]]:
     return rows
 
 
-def test_the_labelled_pairs_keep_their_precision_and_recall():
-    """benchmarks/tracker_matching.py prints the figures per split; this holds the floor under all of them."""
-    matcher, rows = Matcher(shipped_topics()), _labelled()
+def _figures(rows: list[tuple[bool, str, str]]) -> tuple[float, float]:
+    matcher = Matcher(shipped_topics())
     said = [(matcher.same(first, second), same) for same, first, second in rows]
-    hits = sum(s and truth for s, truth in said)
-    assert len(rows) >= 100
-    assert hits / sum(s for s, _ in said) >= 0.95
-    assert hits / sum(truth for _, truth in said) >= 0.85
+    hits = said.count((True, True))
+    return hits / [told for told, _ in said].count(True), hits / [truth for _, truth in said].count(True)
+
+
+# the sets the matcher was tuned on, and the one written after the last tuning and never tuned on; the held-out
+# floor is under what it measures (0.739 / 0.680), which is short of the 0.9 the tracker aims at
+TUNED = ("tracker_pairs_tuning.tsv", "tracker_pairs_heldout.tsv", "tracker_pairs_heldout2.tsv")
+HELD_OUT = "tracker_pairs_heldout3.tsv"
+
+
+@pytest.mark.parametrize("names, floor", [(TUNED, (0.93, 0.93)), ((HELD_OUT,), (0.70, 0.65))],
+                         ids=["tuned", "held-out"])
+def test_the_labelled_pairs_keep_their_precision_and_recall(names, floor):
+    """benchmarks/tracker_matching.py prints the figures per split; this holds a floor under the sets tuned on
+    and, lower, under the one never tuned on, so a change that loses either is seen."""
+    rows = [row for name in names for row in _labelled(name)]
+    precision, recall = _figures(rows)
+    assert len(rows) >= (100 if len(names) > 1 else 40)
+    assert precision >= floor[0] and recall >= floor[1], (precision, recall)
 
 
 def test_every_title_and_paraphrase_of_the_table_is_about_its_own_topic():
