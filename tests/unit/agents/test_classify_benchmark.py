@@ -1,11 +1,16 @@
 """The labelled set of ``benchmarks/data/prompts.jsonl`` (``python benchmarks/classify.py`` prints the figures):
 its shape, and floors under what the classifier scored when they were set.
 
-Measured with a referent (an assistant turn in the transcript): the tuning rows precision 1.00, recall 1.00
-(the patterns were changed against them: this says only that they are kept); the held-out rows, written with
-the others before the classifier was changed and never looked at since, precision 0.94, recall 0.71 (before
-the change 0.69 and 0.38). Without a referent (first requests) every row is right in both parts.
-The second held-out split (``held_out_2``, 64 rows) was written after those floors were set and has none yet.
+Measured with a referent (an assistant turn in the transcript), after the second round of tuning:
+
+* the tuning rows (``tune``, and ``held_out``, whose misses were read in that round): precision 1.00, recall
+  1.00 on both (this says only that they are kept; ``held_out`` scored 0.94 / 0.71 while it was held out, and
+  0.69 / 0.38 before the first round);
+* ``held_out_2`` (64 rows, half Chinese, written and committed before the second round and never looked at
+  while tuning): precision 0.81, recall 0.97 (before the round 0.78 / 0.83).
+
+Without a referent (first requests) every row of the tuning splits is right; ``held_out_2`` has two
+complaints about an earlier session without a referent, and neither is captured (nothing is captured wrongly).
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ def test_the_second_held_out_split_has_sixty_rows_half_chinese():
 
 
 @pytest.mark.parametrize("splits, referent, precision, recall", [
-    (("tune",), True, 0.95, 0.85), (("held_out",), True, 0.90, 0.65), (("tune", "held_out"), False, 0.95, 0.85),
+    (("tune", "held_out"), True, 0.97, 0.95), (("held_out_2",), True, 0.78, 0.93),
+    (("tune", "held_out"), False, 0.95, 0.85),
 ])
 def test_precision_and_recall_stay_above_their_floors(splits, referent, precision, recall):
     rows = [r for r in ROWS if r.split in splits and r.referent is referent]
