@@ -89,6 +89,12 @@ class Host:
     review_command: tuple[str, ...] = ()
     #: the field of the JSON object the review command prints that holds the answer; ``""``: stdout is the answer
     review_answer: str = ""
+    #: the environment variable that moves the host's home directory (``~/<directory>``), when it has one
+    config_dir_env: Optional[str] = None
+    #: where the host's own memory tool writes a project's facts: the file at the project root, and the heading
+    #: of its section there (``""``: none the tracker reads there; Claude Code keeps memory files elsewhere)
+    memory_file: str = ""
+    memory_section: str = ""
 
     @property
     def edit_matcher(self) -> str:
@@ -110,6 +116,7 @@ CLAUDE = Host(
     (HookFile("settings.json", "json"), HookFile("settings.local.json", "json", installs=False)),
     "UserPromptSubmit", "PostToolUse", ("Edit", "Write", "MultiEdit"),
     read_only_tools=("Read", "NotebookRead", "Glob", "Grep", "LS"), project_dir_env="CLAUDE_PROJECT_DIR",
+    config_dir_env="CLAUDE_CONFIG_DIR",
     # print mode reads the prompt from stdin; --output-format json prints one object, the answer in "result"
     review_command=("claude", "-p", "--output-format", "json"), review_answer="result",
 )
@@ -129,6 +136,8 @@ GEMINI = Host(
     read_only_tools=("read_file", "read_many_files", "list_directory", "glob", "search_file_content"),
     prompt_matcher="", per_second=1000, own_fields=("timestamp",), project_dir_env="GEMINI_PROJECT_DIR",
     prompt_nothing="{}", block_decision="deny",
+    # its memory tool's MEMORY_SECTION_HEADER, in the project's GEMINI.md
+    memory_file="GEMINI.md", memory_section="## Gemini Added Memories",
     # headless: -p's text is the instruction, stdin is appended to it; --output-format json: the answer in "response"
     review_command=("gemini", "--output-format", "json", "-p",
                     "Answer the review request given on standard input with the one JSON object it asks for."),

@@ -27,6 +27,7 @@ from typing import Any, Iterator, Mapping, Optional
 
 from ...hookspecs import hookimpl
 from ..dating import Dating
+from ...hosts import CLAUDE, GEMINI
 from ..files import identity_of, read_source
 from ...readers.frontmatter import split_front_matter
 from ..model import Sighting, SourceContext
@@ -34,8 +35,8 @@ from ..model import Sighting, SourceContext
 __all__ = ["GEMINI_SECTION", "find_memory_dir", "gemini_memory_lines", "gemini_sightings", "ladder_feedback_sources",
            "memory_sightings"]
 
-#: the heading Gemini CLI's memory tool writes its facts under (its MEMORY_SECTION_HEADER)
-GEMINI_SECTION = "## Gemini Added Memories"
+#: the heading Gemini CLI's memory tool writes its facts under (the host table's)
+GEMINI_SECTION = GEMINI.memory_section
 
 _MAX_FILES = 500
 _INDEX_LINE = re.compile(r"^\s*[-*]\s*\[(?P<title>[^\]]*)\]\((?P<file>[^)\s]+)\)\s*(?:[-—:]+\s*(?P<hook>.*))?$")
@@ -52,9 +53,9 @@ def _encodings(root: Path) -> list[str]:
 
 def _setting(root: Path) -> Optional[str]:
     """``autoMemoryDirectory`` from the project's Claude Code settings (local ones first), if it is a string."""
-    for name in ("settings.local.json", "settings.json"):
+    for name in sorted((f.name for f in CLAUDE.files), key=lambda n: "local" not in n):  # local ones first
         try:
-            data = json.loads((root / ".claude" / name).read_text(encoding="utf-8"))
+            data = json.loads((root / CLAUDE.directory / name).read_text(encoding="utf-8"))
         except (OSError, ValueError, RecursionError):
             continue
         value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
@@ -75,7 +76,8 @@ def find_memory_dir(root: Path, configured: Optional[str] = None,
     chosen = configured or _setting(root)
     if chosen:
         return _expanded(chosen, root)
-    base = Path(env.get("CLAUDE_CONFIG_DIR") or Path(os.path.expanduser("~")) / ".claude") / "projects"
+    home = env.get(CLAUDE.config_dir_env or "") or Path(os.path.expanduser("~")) / CLAUDE.directory
+    base = Path(home) / "projects"
     candidates = [base / name / "memory" for name in _encodings(root.resolve())]
     return next((c for c in candidates if c.is_dir()), candidates[0])
 
@@ -202,7 +204,7 @@ def gemini_memory_lines(lines: list[str]) -> range:
 
 def gemini_sightings(context: SourceContext) -> list[Sighting]:
     """The facts Gemini CLI's memory tool wrote into the project's ``GEMINI.md``, one sighting per list item."""
-    path = context.root / "GEMINI.md"
+    path = context.root / GEMINI.memory_file
     text = read_source(path, context)
     if text is None:
         return []
@@ -210,15 +212,15 @@ def gemini_sightings(context: SourceContext) -> list[Sighting]:
     section = gemini_memory_lines(lines)
     if not section:
         return []
-    dates, otherwise = Dating(context, say=False).lines(path, "GEMINI.md")
+    dates, otherwise = Dating(context, say=False).lines(path, GEMINI.memory_file)
     found = []
     for index in section[1:]:
         item = _ITEM.match(lines[index].rstrip("\r"))
         if item is None:
             continue
         said, dated = " ".join(item.group("text").split()), dates.get(index + 1, otherwise)
-        found.append(Sighting(1, said, f"GEMINI.md:{index + 1} (Gemini CLI memory)", "gemini-memory",
-                              identity_of("GEMINI.md#gemini-memory", said), dated.day, dated=dated.how))
+        found.append(Sighting(1, said, f"{GEMINI.memory_file}:{index + 1} ({GEMINI.title} memory)", "gemini-memory",
+                              identity_of(f"{GEMINI.memory_file}#gemini-memory", said), dated.day, dated=dated.how))
     return found
 
 
