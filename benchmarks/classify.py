@@ -9,9 +9,12 @@ question, praise, a quoted phrase, a bug report, an operation turn); ``referent`
 transcript holds an assistant turn before the prompt (false: the first request of a session);
 ``kind`` is what the prompt is, for reading the misses; ``split`` is ``tune`` (the rows the
 patterns were changed against), ``held_out`` (a third of the first 161 rows, written with the
-others before the classifier was changed, and never looked at while changing it) or ``held_out_2``
+others before the classifier was changed, and never looked at while changing it), ``held_out_2``
 (64 rows, half Chinese, written and committed after the first round of tuning and before the
-second, never looked at while changing the classifier).
+second) or ``held_out_3`` (68 rows, half Chinese, written and committed after the second round and
+before the third, never looked at while changing the classifier: complaints, and prompts that look
+risky but are not one: third-party or environment breakage, the user's own mistakes, hypotheticals,
+questions with not/不/没/错, quoted errors, undo/rollback features, reviews of others' code).
 
 Each row is classified as the prompt hook classifies it, with the row's referent: the patterns,
 then, where they found nothing and there is a referent, the built-in classifier plugin
@@ -106,7 +109,7 @@ def score(rows: Sequence[Row]) -> Score:
 def subsets(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
     """The rows grouped as the report prints them: split, referent, language."""
     out = []
-    for split in ("tune", "held_out", "held_out_2", "all"):
+    for split in ("tune", "held_out", "held_out_2", "held_out_3", "all"):
         for referent in (True, False):
             chosen = [r for r in rows if split in ("all", r.split) and r.referent is referent]
             for lang in ("en", "zh", "both"):
