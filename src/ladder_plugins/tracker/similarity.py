@@ -37,7 +37,7 @@ from .themes import THEMES, Theme
 from .topics import Topic
 
 __all__ = ["GENERIC", "THRESHOLD", "TOPIC_THRESHOLD", "TOPIC_MARGIN", "SECOND_TOPIC", "LEANING", "KEYWORD_BOOST",
-           "REST_SHARE", "Matcher", "Vector", "words_of"]
+           "REST_SHARE", "REASON_WEIGHT", "ACTIONS", "Matcher", "Vector", "polarity", "words_of"]
 
 #: two texts without topics are the same feedback from this cosine on
 THRESHOLD = 0.5
@@ -111,6 +111,44 @@ def words_of(text: str) -> tuple[str, ...]:
 #: a text's weighted words
 Vector = Mapping[str, float]
 
+#: a word only the reason for a rule gives weighs this much of its weight: the rule is what is asked
+REASON_WEIGHT = 0.4
+
+
+class _Reason:
+    """Where a rule's reason starts: "because", "since", "so that", "as it" (not a dash: what follows one is as
+    often the rule itself, "never store secrets in code: use environment variables")."""
+
+    _start = re.compile(r"\s(?:because|since|so that|as it|as they|which (?:is|are|makes?|can))\b", re.IGNORECASE)
+
+    def search(self, text: str) -> bool:
+        return self._start.search(text) is not None
+
+    def partition(self, text: str) -> tuple[str, str, str]:
+        found = self._start.search(text)
+        assert found is not None
+        return text[: found.start()], found.group(), text[found.end():]
+
+
+_REASON = _Reason()
+
+#: what a rule lets happen without asking (an opposite of "only when asked"), and what restricts
+_PERMITS = re.compile(r"\b(?:automatically|auto-\w+|immediately|unasked|without (?:asking|waiting|permission)|"
+                      r"frequently|incrementally|as you work|as work progresses|don'?t hesitate)\b", re.IGNORECASE)
+_RESTRICTS = re.compile(r"\b(?:never|not|no|don'?t|do not|only|unless|avoid|wait|ask(?:ed)? before)\b|n't\b",
+                        re.IGNORECASE)
+#: actions a workflow rule is about: two rules about different ones ("commit" / "push") are different feedback
+ACTIONS = frozenset({"commit", "push", "merg", "delet", "remov", "deploy", "releas", "rebas", "build"})
+
+
+def polarity(text: str) -> int:
+    """+1 when ``text`` lets something happen unasked ("commit as you work, unasked"), -1 when it restricts
+    ("never commit unless asked", "do not push automatically"), 0 when it says neither."""
+    cleared = re.sub(r"don'?t hesitate", " ", text, flags=re.IGNORECASE)
+    if _RESTRICTS.search(cleared):
+        return -1
+    return 1 if _PERMITS.search(text) else 0
+
 
 def _unit(weights: Mapping[str, float]) -> Vector:
     """``weights`` scaled to length 1, so that a cosine is a dot product (an empty text stays empty)."""
@@ -173,11 +211,14 @@ class Matcher:
         return _unit({word: w * (KEYWORD_BOOST if word in own else 1.0) for word, w in self.vector(phrase).items()})
 
     def vector(self, text: str) -> Vector:
-        """``text``'s words, each weighted by its rarity (a generic word by a quarter of it), to length 1."""
+        """``text``'s words, each weighted by its rarity (a generic word by a quarter of it), to length 1; a word
+        only the reason gives (after "because", "since", "so that") weighs :data:`REASON_WEIGHT` of it."""
         known = self._vectors.get(text)
         if known is None:
+            rule, _, reason = _REASON.partition(text) if _REASON.search(text) else (text, "", "")
+            ruled = set(words_of(rule))
             known = _unit({w: self._idf.get(w, self._top) * (GENERIC_WEIGHT if w in GENERIC else 1.0)
-                           for w in words_of(text)})
+                           * (1.0 if w in ruled else REASON_WEIGHT) for w in words_of(text)})
             self._vectors[text] = known
         return known
 
@@ -222,6 +263,10 @@ class Matcher:
         best cosine when it reaches the threshold (0 below it). ``topic`` is ``text``'s topic when it is
         known (a level-4 check knows its own), and then only texts that are about it join it: a check is
         never said to encode feedback that merely leans to its topic."""
+        if topic is None:  # a check knows its topic: it is neither a rule's opposite nor about an action
+            others = [other for other in others if not self._contrary(text, other)]
+            if not others:
+                return 0.0
         by_topic = self._by_topic(text, others, topic)
         if by_topic is not None:
             return by_topic
@@ -273,6 +318,17 @@ class Matcher:
             leant: frozenset[str] = frozenset().union(*map(self.leanings, texts))
             known = self._groups[texts] = (about, leant)
         return known
+
+    def _contrary(self, text: str, other: str) -> bool:
+        """Whether two texts that share no topic of the table (a theme is no topic here) ask different things
+        however alike their words: one lets happen unasked what the other restricts ("never commit unless
+        asked" / "commit as you work"), or they are about different actions ("commit" / "push")."""
+        if (self.about(text) & self.about(other)) - self._theme_ids:
+            return False
+        if polarity(text) * polarity(other) < 0:
+            return True
+        mine, theirs = ACTIONS.intersection(words_of(text)), ACTIONS.intersection(words_of(other))
+        return bool(mine and theirs and not mine & theirs)
 
     def same(self, first: str, second: str) -> bool:
         """Whether two texts are the same piece of feedback."""

@@ -56,6 +56,14 @@ THEMES: tuple[Theme, ...] = (
         "Check whether an existing dependency already does it before adding another",
         "Is a new library really necessary? Use what the project already has"),
         ("dependency", "dependencies", "library", "package", "standard", "necessary", "existing")),
+    Theme("small-commits", "Keep each commit small: one logical change", (
+        "Make atomic commits, one logical change per commit", "Don't bundle unrelated changes into one commit",
+        "Keep commits small and focused on a single task", "Several small commits, not one big commit"),
+        ("atomic", "logical", "small", "focused", "bundle", "unrelated", "single")),
+    Theme("magic-numbers", "No magic numbers: name literal values as constants", (
+        "Avoid magic numbers and magic strings", "Put literal values in named constants",
+        "Use a named constant instead of a bare numeric literal", "Extract magic values into variables or config"),
+        ("magic", "constant", "constants", "literal", "literals", "numeric")),
     Theme("english", "Write code, comments and documentation in English", (
         "All code, comments and docs in English", "Use English for identifiers, comments and commit messages",
         "Write documentation in English only"), ("english", "language")),
