@@ -129,17 +129,16 @@ def _figures(rows: list[tuple[bool, str, str]]) -> tuple[float, float]:
     return hits / [told for told, _ in said].count(True), hits / [truth for _, truth in said].count(True)
 
 
-# the sets the matcher was tuned on, and those written after the last tuning and never tuned on; a held-out
-# floor is under what its set measures (held-out 3: 0.739 / 0.680; held-out 4, written before the fourth round:
-# 0.812 / 0.542), which is short of the 0.9 the tracker aims at
-TUNED = ("tracker_pairs_tuning.tsv", "tracker_pairs_heldout.tsv", "tracker_pairs_heldout2.tsv")
-HELD_OUT = "tracker_pairs_heldout3.tsv"
-HELD_OUT_4 = "tracker_pairs_heldout4.tsv"
+# the sets the matcher was tuned on (held-out 3 since the fourth round: 0.958 / 0.929 on all four), and the one
+# written before the fourth round and never tuned on; its floor is under what it measures (0.857 / 0.750, 0.812 /
+# 0.542 before that round), which is short of the 0.9 the tracker aims at
+TUNED = ("tracker_pairs_tuning.tsv", "tracker_pairs_heldout.tsv", "tracker_pairs_heldout2.tsv",
+         "tracker_pairs_heldout3.tsv")
+HELD_OUT = "tracker_pairs_heldout4.tsv"
 
 
-@pytest.mark.parametrize("names, floor", [(TUNED, (0.93, 0.93)), ((HELD_OUT,), (0.70, 0.65)),
-                                          ((HELD_OUT_4,), (0.78, 0.50))],
-                         ids=["tuned", "held-out", "held-out4"])
+@pytest.mark.parametrize("names, floor", [(TUNED, (0.93, 0.90)), ((HELD_OUT,), (0.82, 0.70))],
+                         ids=["tuned", "held-out"])
 def test_the_labelled_pairs_keep_their_precision_and_recall(names, floor):
     """benchmarks/tracker_matching.py prints the figures per split; this holds a floor under the sets tuned on
     and, lower, under the one never tuned on, so a change that loses either is seen."""
