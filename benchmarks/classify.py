@@ -25,7 +25,8 @@ referent and rows without, per language: precision, recall, how many prompts wer
 reviewer and how many of those are dissatisfied (what a reviewer that judges right would add).
 ``--misses`` lists the tuning rows it gets wrong (never the held-out ones: looking at them would
 make them tuning rows). The ``held_out`` rows became tuning rows in the second round of tuning
-(their misses were read then); ``held_out_2`` is the held-out split since. It measures and prints; it never asserts
+(their misses were read then), ``held_out_2`` in the third; ``held_out_3`` is the held-out split since.
+It measures and prints; it never asserts
 (``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
 """
 
@@ -45,7 +46,7 @@ from ladder_plugins.agents.classify import classify  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "prompts.jsonl"
 #: the splits the patterns are changed against (``--misses`` lists only these)
-_TUNING = ("tune", "held_out")
+_TUNING = ("tune", "held_out", "held_out_2")
 _FIELDS = {"label": int, "referent": bool, "lang": str, "kind": str, "split": str, "prompt": str}
 
 
@@ -126,15 +127,16 @@ def _line(name: str, s: Score) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--misses", action="store_true", help="list the tuning rows (tune, held_out) classified wrong")
+    parser.add_argument("--misses", action="store_true",
+                        help="list the tuning rows (tune, held_out, held_out_2) classified wrong")
     args = parser.parse_args(argv)
     rows = load(args.data)
     print(f"classifier on {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data} "
           f"({len(rows)} rows; referent: an assistant turn in the transcript)")
     for name, chosen in subsets(rows):
         print(_line(name, score(chosen)))
-    print("  note: the held_out rows are tuning rows since the second round of tuning (their misses were read);"
-          " held_out_2 is the held-out split")
+    print("  note: held_out is a tuning split since the second round of tuning, held_out_2 since the third"
+          " (their misses were read); held_out_3 is the held-out split")
     if args.misses:
         for row in rows:
             captured, asked = outcome(row)

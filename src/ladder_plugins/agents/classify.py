@@ -25,7 +25,11 @@ prompt and a slash command. Fenced code, quoted lines (``> ...``) and quoted phr
 Chinese has no word boundaries, so a negation is bounded by the characters around it: 不对 but
 not 不对称 (asymmetric) or 对不对, 错了 but not 不错了 (good), 没用 but not 没用的 (unused). A hypothetical
 clause ("if the checksum is wrong, retry", "如果密码不对") is left out as well: it describes behaviour to
-build, not a verdict on the work ("if you ..." stays: "if you had run the tests").
+build, not a verdict on the work ("if you ..." stays: "if you had run the tests"), and so are "suppose",
+"assuming", 即使, 一旦, "...的话" and a clause naming which thing is wrong ("the field that was wrong", 哪个字段不对).
+A verdict or a recurrence in a sentence that puts the failure elsewhere (a library, upstream, a registry, an
+upgrade, a colleague, the user's own mistake: "CI is red because npm is down", "my bad, I broke it") is no
+complaint unless the sentence names the agent as the one who acted ("you broke the pandas import").
 
 A *referent* is earlier agent work the words can be about: an assistant turn in the
 transcript. Most patterns need one, because the same words are an ordinary request or a
@@ -52,6 +56,7 @@ The labelled prompts of ``tests/data/prompts.tsv`` (floors in the unit test) and
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import stat
@@ -190,6 +195,14 @@ ENGLISH = (
     _p(_NEG, "introduced|caused|created",
        r"\b(?:your (?:\w+ )?(?:change|fix|patch|commit|edit|refactor\w*)|you) (?:introduced|caused|created) "
        r"(?:a |an |the )?(?:regression|bug|error|failure|problem)"),
+    _p(_NEG, "nothing", r"\b(?:fix|change|patch|edit|attempt|commit|that|this|it|which) (?:fixes|fixed|changes|changed|"
+       r"solves|solved|does|did|helps|helped) (?:absolutely |literally )?nothing\b"),
+    # harm done in an earlier session points at earlier work by itself (no referent in this one)
+    _p(_NEG, "last|yesterday|earlier|before", r"\b(?:last (?:session|time|week|night)|yesterday|earlier today|the "
+       r"other day|before),? you (?:just )?(?:(?:\w+ed|wrote|made|gave|did|ran)\b[^.?!\n]{0,60}?\b)?(?:wiped|broke|"
+       r"broken|deleted|removed|overwrote|overwritten|lost|messed|ruined|clobbered|corrupted|destroyed|careful|"
+       r"again)\b",
+       standalone=True),
     _p(_NEG, "hack|kludge|band", r"\b(?:that|this|it)(?:'s| is) (?:a |an )?(?:\w+ )?(?:hack|kludge|band-?aid)\b"),
     _p(_NEG, "sense|wtf|ffs|ugh|for once", r"\b(?:makes no sense|doesn't make (?:any )?sense|wtf|ffs|ugh+|for once)\b"),
     _p(_NEG, "wrong ", r"\bwrong (?:again|file|function|place|approach|answer|fix|branch|directory|way)\b"),
@@ -304,6 +317,8 @@ CHINESE = (
     _p(_NEG, "太复杂|过度设计|太啰嗦|太冗长|太绕|画蛇添足|多此一举",
        r"(?:这个|这样|你的|你这个?)(?:实现|写法|方案|改法|代码|设计|版本|改动|函数)?(?:也|就|还|真|实在|有点|有些)?"
        r"(?:太复杂|过度设计|太啰嗦|太冗长|太绕|画蛇添足|多此一举)"),
+    _p(_NEG, "上次|昨天|之前|上回|那次", r"(?:上次|昨天|之前|上回|那次)你[^。！？]{0,20}(?:覆盖|删|弄坏|搞坏|改坏|搞砸|弄砸|弄丢|搞丢|"
+       r"弄乱|搞乱|弄挂|搞挂|清空)", standalone=True),
     _p(_NEG, "被你", r"被你(?:改|删|弄|搞|写)(?:坏|乱|错|丢|没|掉|光)"),
     _p(_NEG, "都没|解决|真正的", r"(?:跑|测|试|看)都没(?:跑|测|试|看)|没(?:有)?解决(?:问题|任何)|不是真正的(?:修复|解决)"),
     _p(_COR, "不是|的是|我没|让你", r"(?<!是)不是(?:这个|这样|那个|那样|我要的|我说的)|我(?:明明|刚才|之前|本来)?(?:要|说|想要|指)的是|"
@@ -362,9 +377,18 @@ _QUOTED = r"(?m)^[ \t]*>.*$"
 _PHRASE = (r'"[^"\n]{0,300}"|`[^`\n]{0,300}`|\u300c[^\u300d\n]{0,300}\u300d|\u300e[^\u300f\n]{0,300}\u300f|'
            r"(?<![\w'])'(?=\S)(?:[^'\n]|'(?=\w)){0,300}?(?<=\S)'(?!\w)")
 #: a hypothetical clause, up to its punctuation; "if you ..." is left in ("if you had run the tests ...")
-_HYPOTHETICAL = (r"\b(?:if|unless|in case)\b(?! you\b)[^,.;:?!\n]{0,80}|"
-                 r"(?:如果|假如|假设|万一|若是|(?<![主只需总])要是)[^，。；：？！,.;:?!\n]{0,40}")
-_HYPOTHETICAL_MARKS = ("if ", "unless", "in case", "如果", "假如", "假设", "万一", "若是", "要是")
+_HYPOTHETICAL = (r"\b(?:if|unless|in case|suppose|supposing|assuming|imagine|in the event|whether)\b(?! you\b)"
+                 r"[^,.;:?!\n]{0,80}|"
+                 r"(?:如果|假如|假设|假使|万一|若是|倘若|一旦|即使|即便|就算|哪怕|(?<![主只需总])要是)[^，。；：？！,.;:?!\n]{0,40}|"
+                 r"[^，。；：？！,.;:?!\n]{0,40}的话"
+                 # a relative or interrogative clause names which thing is wrong, it is no verdict: "the field that
+                 # was wrong", "which line is broken", "哪个字段不对"
+                 r"|\b(?:the|a|an|any|each|every|which|whichever|what) \w+ (?:that |which )?(?:is|was|are|were) "
+                 r"(?:\w+ )?(?:wrong|broken|missing|incorrect|invalid|failing)\b|(?:哪个|哪些|哪里|哪儿|哪一\w|什么地方)"
+                 r"[^，。；：？！,.;:?!\n]{0,10}")
+_HYPOTHETICAL_MARKS = ("if ", "unless", "in case", "suppos", "assuming", "imagine", "in the event", "whether", "如果",
+                       "假如", "假设", "假使", "万一", "若是", "倘若", "一旦", "即使", "即便", "就算", "哪怕", "要是", "的话",
+                       " that ", " which ", "which ", "what ", "哪", "什么地方")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 #: words of the complaint itself, not of its topic: kept out of a capture's keywords
 _COMPLAINT_WORDS = frozenset(stem(w) for w in """
@@ -426,9 +450,65 @@ def matches(text: str) -> tuple[tuple[str, ...], bool]:
     matching patterns stands alone (needs no referent). A hypothetical clause ("if the input is wrong",
     "如果密码不对") describes behaviour to build, not a verdict on the work: it is left out."""
     low = _without_hypotheticals(text.lower())
-    found = [p for p in PATTERNS if any(t in low for t in p.triggers) and re.search(p.source, low)]
+    found = _about_the_agent([p for p in PATTERNS if any(t in low for t in p.triggers) and re.search(p.source, low)],
+                             low)
     codes = {pattern.code for pattern in found}
     return tuple(code for code in REASONS if code in codes), any(pattern.standalone for pattern in found)
+
+
+#: a failure put on someone other than the agent: a third party or the environment (a library, upstream, a
+#: registry, a named dependency, an upgrade, someone else), or the user (self-blame); the sentence of such a
+#: failure is no complaint unless it also names the agent as the one who acted
+_ELSEWHERE = (r"\b(?:librar(?:y|ies)|vendor'?s?|upstream|third[- ]party|sdk|maintainers?|npm|pypi|pip|yarn|pnpm|"
+              r"maven|gradle|conda|homebrew|docker ?hub|github|gitlab|bitbucket|travis|circleci|jenkins|aws|azure|gcp|"
+              r"heroku|vercel|netlify|cloudflare|stack ?overflow|(?:the|our|my) (?:network|proxy|vpn|registry|mirror|"
+              r"runner|provider|isp|cdn|data ?cent(?:er|re))|he|she|someone|somebody|colleague|co-?worker|teammate|"
+              r"intern|upgrade[ds]?|upgrading|new (?:version|release)|latest (?:version|release)|pandas|numpy|scipy|"
+              r"django|flask|fastapi|react|vue|angular|webpack|vite|babel|node\.?js|openssl|xcode|chrome|safari|"
+              r"firefox|kubernetes|k8s|terraform|pytorch|tensorflow)\b|'s (?:api|sdk|service|servers?|pr|branch)\b|"
+              r"(?<!数据)库(?!存)|第三方|上游|官方|厂商|供应商|依赖包|新版|升级|机房|断电|停电|网络|代理服务器|"
+              r"镜像|运维|同事|(?<![其吉])他|她|别人|人家|"
+              r"\bmy (?:bad|mistake|fault|typo)\b|\bi (?:was wrong|made a (?:mistake|typo)|goofed)\b|"
+              r"\bi(?:'ve| have)? (?:accidentally |just |probably )?(?:broke|deleted|removed|overwrote|wiped|"
+              r"force-pushed|pushed|reverted|dropped|misspelled|mistyped|forgot|messed up|screwed up|gave you the "
+              r"wrong|sent you the wrong|pasted the wrong|upgraded|updated|installed)\b|"
+              r"\b(?:that's|that was|it's) (?:on me|my fault)\b|"
+              r"是我(?:的)?(?:错|问题|不好|疏忽|失误|搞错|弄错|写错|说错|看错|记错)|"
+              r"我(?:自己)?(?:不小心|误删|搞错|弄错|写错|说错|打错|记错|看错)|我的(?:错|锅|失误|疏忽)|怪我|"
+              r"(?:不好意思|抱歉|对不起)")
+#: the agent named as the one who acted (not as the one asked: "can you", "给你", "你帮我")
+_AGENT = (r"\byour\b|\byou(?:'ve| have| had)?\s+(?:just\s+|also\s+|then\s+)?(?:\w+ed|broke|made|did|wrote|put|ran|"
+          r"gave|left|took|forgot|lost|threw|built|chose|went)\b|\b(?:since|after|did|would|why'd|have|were) you\b|"
+          r"(?<![给跟和让叫请])你(?!们|能|可以|帮|来|看|先|再|觉得|认为|知道|好)")
+#: where a sentence ends: a full stop followed by a space (not the one of "3.0" or "main.py")
+_SENTENCE_END = r"[.!?;](?=\s|$)|[。；！？\n]"
+
+
+def _about_the_agent(found: list[Pattern], low: str) -> list[Pattern]:
+    """The patterns of ``found`` with a match in a sentence that does not put the failure elsewhere (see
+    :data:`_ELSEWHERE`) or that names the agent as the one who acted. Only a verdict or a recurrence is judged so
+    (a correction or a restating is about what the user asked), and not one that stands alone (addressed to the
+    agent by its words)."""
+    judged = [p for p in found if p.code in (_NEG, _REC) and not p.standalone]
+    if not judged or not re.search(_ELSEWHERE, low):
+        return found
+    starts, elsewhere = _sentences_elsewhere(low)
+    return [p for p in found if p not in judged or _anywhere_else(p, low, starts, elsewhere)]
+
+
+def _sentences_elsewhere(low: str) -> tuple[list[int], list[bool]]:
+    """Where each sentence of ``low`` starts, and whether it puts a failure elsewhere without naming the agent."""
+    starts = [0] + [m.end() for m in re.finditer(_SENTENCE_END, low)]
+    sentences = [low[begin:end] for begin, end in zip(starts, starts[1:] + [len(low)])]
+    return starts, [bool(re.search(_ELSEWHERE, s)) and not re.search(_AGENT, s) for s in sentences]
+
+
+def _anywhere_else(pattern: Pattern, low: str, starts: list[int], elsewhere: list[bool]) -> bool:
+    """Whether one match of ``pattern`` is in a sentence that does not put the failure elsewhere."""
+    for hit in re.finditer(pattern.source, low):
+        if not elsewhere[bisect.bisect_right(starts, hit.start()) - 1]:
+            return True
+    return False
 
 
 def _without_hypotheticals(low: str) -> str:
