@@ -66,21 +66,8 @@ from typing import Callable, Optional
 from ..tracker.keywords import keywords_of, stem
 
 __all__ = [
-    "REASONS",
-    "ENGLISH",
-    "CHINESE",
-    "PATTERNS",
-    "Pattern",
-    "TRANSCRIPT_TAIL",
-    "MAX_KEYWORDS",
-    "Classification",
-    "is_operation_turn",
-    "skipped",
-    "cleaned",
-    "matches",
-    "classify",
-    "capture_keywords",
-    "transcript_referent",
+    "REASONS", "ENGLISH", "CHINESE", "PATTERNS", "Pattern", "TRANSCRIPT_TAIL", "MAX_KEYWORDS", "Classification",
+    "is_operation_turn", "skipped", "cleaned", "matches", "classify", "capture_keywords", "transcript_referent",
     "may_be_feedback",
 ]
 
@@ -371,6 +358,10 @@ _OPERATION_MAX = 80
 _SLASH_COMMAND = r"\s*/[A-Za-z][\w:.-]*(?:\s|$)"
 _FENCE = r"(?sm)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)"
 _QUOTED = r"(?m)^[ \t]*>.*$"
+#: a pasted log line, from its timestamp or its leading level to the end of the line ("2024-05-01 12:00 ERROR job
+#: failed again", "ERROR: tests still failing"): the program speaking, not the user
+_LOG_LINE = (r"(?im)(?:\[?\b\d{4}-\d\d-\d\d[t ]\d\d:\d\d|^[ \t]*(?:error|warn(?:ing)?|fatal|critical|traceback|"
+             r"exception|panic)\b\s*[:\]|(]|(?:日志|报错|错误信息|输出)[:：]\s*(?=\[?\d{4}-|(?:error|warn|fatal)\b)).*$")
 #: a phrase in quotes is named, not said: double quotes (straight and curly, already made straight), backticks,
 #: CJK corner brackets, and single quotes where they are not apostrophes (an opening one follows no letter, a
 #: closing one is followed by none, one inside is followed by a letter: 'that's not what I asked')
@@ -383,12 +374,13 @@ _HYPOTHETICAL = (r"\b(?:if|unless|in case|suppose|supposing|assuming|imagine|in 
                  r"[^，。；：？！,.;:?!\n]{0,40}的话"
                  # a relative or interrogative clause names which thing is wrong, it is no verdict: "the field that
                  # was wrong", "which line is broken", "哪个字段不对"
+                 r"|(?:是不是|会不会|是否|可能是)[^，。；：？！,.;:?!\n]{0,20}(?:导致|引起|造成|的原因)"
                  r"|\b(?:the|a|an|any|each|every|which|whichever|what) \w+ (?:that |which )?(?:is|was|are|were) "
                  r"(?:\w+ )?(?:wrong|broken|missing|incorrect|invalid|failing)\b|(?:哪个|哪些|哪里|哪儿|哪一\w|什么地方)"
                  r"[^，。；：？！,.;:?!\n]{0,10}")
 _HYPOTHETICAL_MARKS = ("if ", "unless", "in case", "suppos", "assuming", "imagine", "in the event", "whether", "如果",
                        "假如", "假设", "假使", "万一", "若是", "倘若", "一旦", "即使", "即便", "就算", "哪怕", "要是", "的话",
-                       " that ", " which ", "which ", "what ", "哪", "什么地方")
+                       " that ", " which ", "which ", "what ", "哪", "什么地方", "导致", "引起", "造成", "的原因")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 #: words of the complaint itself, not of its topic: kept out of a capture's keywords
 _COMPLAINT_WORDS = frozenset(stem(w) for w in """
@@ -438,6 +430,8 @@ def cleaned(prompt: str) -> str:
         prompt = re.sub(_FENCE, "", prompt)
     if ">" in prompt:
         prompt = re.sub(_QUOTED, "", prompt)
+    if ":" in prompt or "\uff1a" in prompt:  # every log line of _LOG_LINE holds a colon
+        prompt = re.sub(_LOG_LINE, " \u2026 ", prompt)
     prompt = prompt.translate(_QUOTES)
     if any(mark in prompt for mark in "\"`'\u300c\u300e"):
         prompt = re.sub(_PHRASE, " \u2026 ", prompt)
@@ -459,14 +453,15 @@ def matches(text: str) -> tuple[tuple[str, ...], bool]:
 #: a failure put on someone other than the agent: a third party or the environment (a library, upstream, a
 #: registry, a named dependency, an upgrade, someone else), or the user (self-blame); the sentence of such a
 #: failure is no complaint unless it also names the agent as the one who acted
-_ELSEWHERE = (r"\b(?:librar(?:y|ies)|vendor'?s?|upstream|third[- ]party|sdk|maintainers?|npm|pypi|pip|yarn|pnpm|"
-              r"maven|gradle|conda|homebrew|docker ?hub|github|gitlab|bitbucket|travis|circleci|jenkins|aws|azure|gcp|"
+_ELSEWHERE = (r"\b(?:librar(?:y|ies)|dependenc(?:y|ies)|vendor'?s?|upstream|third[- ]party|sdk|maintainers?|"
+              r"npm|pypi|pip|yarn|pnpm|maven|gradle|conda|homebrew|docker ?hub|github|gitlab|bitbucket|travis|"
+              r"circleci|jenkins|aws|azure|gcp|"
               r"heroku|vercel|netlify|cloudflare|stack ?overflow|(?:the|our|my) (?:network|proxy|vpn|registry|mirror|"
               r"runner|provider|isp|cdn|data ?cent(?:er|re))|he|she|someone|somebody|colleague|co-?worker|teammate|"
               r"intern|upgrade[ds]?|upgrading|new (?:version|release)|latest (?:version|release)|pandas|numpy|scipy|"
               r"django|flask|fastapi|react|vue|angular|webpack|vite|babel|node\.?js|openssl|xcode|chrome|safari|"
               r"firefox|kubernetes|k8s|terraform|pytorch|tensorflow)\b|'s (?:api|sdk|service|servers?|pr|branch)\b|"
-              r"(?<!数据)库(?!存)|第三方|上游|官方|厂商|供应商|依赖包|新版|升级|机房|断电|停电|网络|代理服务器|"
+              r"(?<!数据)库(?!存)|第三方|上游|官方|厂商|供应商|依赖|新版|升级|机房|断电|停电|网络|代理服务器|"
               r"镜像|运维|同事|(?<![其吉])他|她|别人|人家|"
               r"\bmy (?:bad|mistake|fault|typo)\b|\bi (?:was wrong|made a (?:mistake|typo)|goofed)\b|"
               r"\bi(?:'ve| have)? (?:accidentally |just |probably )?(?:broke|deleted|removed|overwrote|wiped|"

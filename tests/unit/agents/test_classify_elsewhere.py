@@ -2,7 +2,8 @@
 set): a failure put on someone other than the agent (a library, upstream, a registry, an upgrade, a colleague,
 the user's own mistake) is no complaint unless the sentence names the agent as the one who acted; a
 hypothetical ("suppose", "assuming", 即使, 的话) and a clause that names which thing is wrong ("the cell that is
-wrong", 哪一行写错了) are no verdict; words in quotes or code spans are named, not said. And two complaints
+wrong", 哪一行写错了) and a question about a cause (是不是编码不对导致的) are no verdict; words in quotes, code
+spans and pasted log lines are named, not said. And two complaints
 the patterns missed: "a fix that fixes nothing", and harm done in an earlier session (no referent needed).
 """
 
@@ -37,8 +38,13 @@ def _captured(prompt: str, referent: bool = True) -> bool:
     "格式不对的话就返回 400。",
     "Highlight the cell that is wrong in red.",
     "告诉我哪一行写错了。",
-    # a phrase in a code span
+    # a phrase in a code span, a pasted log line, a question about a cause
     "Rename the `still failing` label to `flaky` in the dashboard.",
+    "2025-03-02 04:10:11 WARN sync job failed again, will retry\nWhat does the retry policy look like?",
+    "ERROR: build still broken on arm64 -- which flag controls the target?",
+    "输出：ERROR 任务又失败了\n这个重试间隔在哪里配置？",
+    "这个警告是不是编码不对导致的？",
+    "The dependency is broken again on Windows, pin it to 2.3.",
 ])
 def test_a_failure_that_is_not_the_agents_is_not_captured(prompt):
     assert not _captured(prompt)
