@@ -1,16 +1,17 @@
 """The labelled set of ``benchmarks/data/prompts.jsonl`` (``python benchmarks/classify.py`` prints the figures):
 its shape, and floors under what the classifier scored when they were set.
 
-Measured with a referent (an assistant turn in the transcript), after the second round of tuning:
+Measured with a referent (an assistant turn in the transcript), after the third round of tuning:
 
-* the tuning rows (``tune``, and ``held_out``, whose misses were read in that round): precision 1.00, recall
-  1.00 on both (this says only that they are kept; ``held_out`` scored 0.94 / 0.71 while it was held out, and
-  0.69 / 0.38 before the first round);
-* ``held_out_2`` (64 rows, half Chinese, written and committed before the second round and never looked at
-  while tuning): precision 0.81, recall 0.97 (before the round 0.78 / 0.83).
+* the tuning rows (``tune``; ``held_out``, whose misses were read in the second round; ``held_out_2``, whose
+  misses were read in the third): precision 1.00, recall 1.00 (this says only that they are kept;
+  ``held_out_2`` scored 0.81 / 0.97 while it was held out, ``held_out`` 0.94 / 0.71);
+* ``held_out_3`` (68 rows, half Chinese, written and committed before the third round and never looked at while
+  tuning; 40 of them risky prompts that are no complaint): precision 1.00, recall 0.73 (before the round
+  0.76 / 0.73). Its rows and the third round's classes were written by the same hand, so its precision is
+  likely optimistic.
 
-Without a referent (first requests) every row of the tuning splits is right; ``held_out_2`` has two
-complaints about an earlier session without a referent, and neither is captured (nothing is captured wrongly).
+Without a referent (first requests, and complaints about an earlier session) every row of every split is right.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def test_the_later_held_out_splits_have_sixty_rows_half_chinese(split):
 
 
 @pytest.mark.parametrize("splits, referent, precision, recall", [
-    (("tune", "held_out"), True, 0.97, 0.95), (("held_out_2",), True, 0.78, 0.93),
-    (("tune", "held_out"), False, 0.95, 0.85),
+    (("tune", "held_out", "held_out_2"), True, 0.97, 0.95), (("held_out_3",), True, 0.95, 0.69),
+    (("tune", "held_out", "held_out_2", "held_out_3"), False, 0.95, 0.85),
 ])
 def test_precision_and_recall_stay_above_their_floors(splits, referent, precision, recall):
     rows = [r for r in ROWS if r.split in splits and r.referent is referent]

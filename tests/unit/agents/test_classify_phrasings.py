@@ -3,7 +3,7 @@ imperative correction, "why did you" and its kin, "not what I meant", blame of t
 a recurrence (又/还是 + a failure), sarcasm next to a breakage, a verdict of over-complication; and, for
 precision, the same words where they are not about the agent's work: a feature named undo or revert, a
 hypothetical (if/如果), a third party's failure or complexity, a question. (A third party named as the
-subject of a breakage said with "again", "The library broke its API again", is still captured: no class here.)
+subject of a breakage, "The library broke its API again", is the class of test_classify_elsewhere.py.)
 """
 
 from __future__ import annotations
