@@ -17,8 +17,8 @@ from typing import Any, Mapping
 from ..catalogue import Rule
 from .limits import Limits, RoleGlobs
 from .model import COUNT_MODES, MODES, SOURCES, Mode, Settings, section_class
-from .values import (Checker, Choice, CommitIds, FileList, Flag, GitSince, Names, Number, PathList, PathText,
-                     Revision, RoleList, Value, Whole)
+from .values import (Checker, Choice, Command, CommitIds, EnvNames, FileList, Flag, GitSince, Names, Number,
+                     PathList, PathText, Revision, RoleList, Value, Whole)
 
 __all__ = ["Key", "KEYS", "TOP_KEYS", "SECTIONS", "settings_from_table"]
 
@@ -66,35 +66,6 @@ class Key:
             return field.default
         make: Any = field.default_factory  # every field of the settings has a default or a factory
         return make()
-
-
-class Command(Value):
-    """A command as a list of words (no shell): the program first; an empty list is no command."""
-
-    KIND = "list of strings (a command)"
-
-    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
-        if value == []:
-            return ()
-        if not isinstance(value, list) or not all(
-                isinstance(v, str) and v and v.isprintable() for v in value) or not value[0].strip() \
-                or value[0].startswith("-"):
-            raise check.fail(key, 'a command as a non-empty list of strings, the program first, such as '
-                                  '["claude", "-p", "--output-format", "json"]', value)
-        return tuple(value)
-
-
-class EnvNames(Value):
-    """Names of environment variables."""
-
-    KIND = "list of environment variable names"
-
-    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
-        if not isinstance(value, list) or not all(
-                isinstance(v, str) and v.isascii() and v.replace("_", "a").isalnum() and not v[:1].isdigit()
-                for v in value):
-            raise check.fail(key, 'a list of environment variable names such as ["ANTHROPIC_BASE_URL"]', value)
-        return tuple(value)
 
 
 _RELATIVE_DIR = "a directory path relative to the project root"

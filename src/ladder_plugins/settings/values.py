@@ -19,7 +19,8 @@ from ..errors import ConfigError
 
 __all__ = [
     "Checker", "Value", "Whole", "Number", "Flag", "Choice", "PathList", "PathText", "FileList", "CommitIds",
-    "GitSince", "Revision", "Names", "RoleList", "close", "show", "git_since_value", "GIT_SINCE",
+    "GitSince", "Revision", "Names", "RoleList", "Command", "EnvNames", "close", "show", "git_since_value",
+    "GIT_SINCE",
 ]
 
 
@@ -284,4 +285,33 @@ class RoleList(Value):
     def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
         if not isinstance(value, list) or any(role not in ROLES for role in value):
             raise check.fail(key, f"a list of roles from {', '.join(ROLES)}", value)
+        return tuple(value)
+
+
+class Command(Value):
+    """A command as a list of words (no shell): the program first; an empty list is no command."""
+
+    KIND = "list of strings (a command)"
+
+    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
+        if value == []:
+            return ()
+        if not isinstance(value, list) or not all(
+                isinstance(v, str) and v and v.isprintable() for v in value) or not value[0].strip() \
+                or value[0].startswith("-"):
+            raise check.fail(key, 'a command as a non-empty list of strings, the program first, such as '
+                                  '["claude", "-p", "--output-format", "json"]', value)
+        return tuple(value)
+
+
+class EnvNames(Value):
+    """Names of environment variables."""
+
+    KIND = "list of environment variable names"
+
+    def read(self, check: Checker, key: str, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(
+                isinstance(v, str) and v.isascii() and v.replace("_", "a").isalnum() and not v[:1].isdigit()
+                for v in value):
+            raise check.fail(key, 'a list of environment variable names such as ["ANTHROPIC_BASE_URL"]', value)
         return tuple(value)
