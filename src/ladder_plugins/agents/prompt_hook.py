@@ -411,7 +411,7 @@ def lessons_for(prompt: str, config: HookConfig, cutoff: str, block: str) -> str
     """Up to three lessons of ``.agent/reflections/`` whose keywords the prompt names (published by
     ``cutoff``), those the block already gives in full left out, within :data:`LESSONS_SHARE` of the
     block's budget; ``""`` for none (and nothing is imported where there is no lesson folder)."""
-    from ..lessons.store import REFLECTIONS_DIR
+    from ..lessons import REFLECTIONS_DIR
 
     if not prompt.strip() or not os.path.isdir(config.root / REFLECTIONS_DIR):
         return ""

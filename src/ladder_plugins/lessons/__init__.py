@@ -13,3 +13,9 @@ Must not import: ``rules_block``, the agent hooks (``agents``) or a front end (`
 ``flake8_plugin``, ``pytest_plugin``). The readers run on the prompt's path: their
 module-level imports are the standard library only.
 """
+
+__all__ = ["REFLECTIONS_DIR"]
+
+#: where the lessons live, relative to the project root (committed: people read them too); here, not in
+#: ``store``, so the prompt hook can look for the folder without importing the store
+REFLECTIONS_DIR = ".agent/reflections"

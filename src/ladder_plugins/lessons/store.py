@@ -38,6 +38,7 @@ from typing import Any, Iterable, Optional
 
 from ..errors import LadderError
 from ..reports.sanitize import agent_data
+from . import REFLECTIONS_DIR
 
 __all__ = [
     "REFLECTIONS_DIR", "SEVERITIES", "METHODS", "TITLE_CAP", "TEXT_CAP", "KEY_CAP", "MAX_KEYWORDS", "MAX_LESSONS",
@@ -45,8 +46,6 @@ __all__ = [
     "parse_lesson", "read_lessons", "lesson_path", "occurrences_path", "publish", "recur", "reflections",
 ]
 
-#: where the lessons live, relative to the project root (committed: people read them too)
-REFLECTIONS_DIR = ".agent/reflections"
 #: a lesson's severity, most severe first; Minor lessons never reach the block, only a matching prompt
 SEVERITIES = ("Blocker", "Critical", "Major", "Minor")
 #: how a lesson was made: judged by a reviewer, synthesised from its declines, or the user's own words

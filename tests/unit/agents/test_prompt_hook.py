@@ -457,3 +457,17 @@ def test_the_command_does_not_wait_for_a_host_that_never_closes_stdin():
         process.stdin.close()
     assert (status, out, err) == (0, b"{}\n", b"")
     assert time.monotonic() - began < 5
+
+
+def test_an_ordinary_prompt_without_a_lesson_folder_imports_no_lesson_module(tmp_path):
+    """Every prompt pays for what it imports: with no ``.agent/reflections`` there is nothing to read, so neither
+    the lesson store (hashing, unicodedata, the sanitiser) nor the selection is loaded."""
+    root = make_project(tmp_path / "proj")
+    probe = (
+        "import json, sys\n"
+        "from ladder_plugins.agents import prompt_hook\n"
+        f"prompt_hook.run(json.dumps({{'cwd': {str(root)!r}, 'prompt': 'Please add a docstring.'}}).encode())\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('ladder_plugins.lessons.'))))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=_environ(), timeout=30)
+    assert json.loads(done.stdout.splitlines()[-1]) == [], done.stderr
