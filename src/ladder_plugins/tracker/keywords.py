@@ -1,9 +1,7 @@
-"""Keywords of a piece of feedback, and the built-in rule for which item it joins.
-
-Deterministic and documented (``docs/explanation/ladder.md``, "Matching feedback into items"): the words of
-the text, lower-cased, stop words dropped, each reduced by a few suffix rules; a
-sighting joins the item it overlaps most when they share at least
-:data:`MIN_SHARED` keywords or their Jaccard index is at least :data:`MIN_JACCARD`.
+"""Keywords of a piece of feedback: what the matcher (:mod:`.similarity`) weighs, what an item keeps
+(:data:`MAX_KEYWORDS`) and names itself by (:func:`kebab_id`), and what a capture keeps as keys
+(:func:`keyword_key`): the words of the text, lower-cased, stop words dropped, each reduced by a few
+suffix rules.
 
 Chinese is written without spaces, so its keywords are character bigrams (what search
 engines index CJK text by when they have no dictionary): each run of Han characters is cut
@@ -19,13 +17,10 @@ prompt, cannot pay that; this costs nothing to import and microseconds per text.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
-__all__ = ["keywords_of", "cjk_keywords", "keyword_key", "stem", "similarity", "best_match", "passes", "kebab_id",
-           "topic_of", "MIN_SHARED", "MIN_JACCARD"]
+__all__ = ["keywords_of", "cjk_keywords", "keyword_key", "keys_only", "stem", "kebab_id", "topic_of", "MAX_KEYWORDS"]
 
-MIN_SHARED = 2
-MIN_JACCARD = 0.5
 #: an item keeps at most this many keywords (the first ones its text names)
 MAX_KEYWORDS = 12
 
@@ -116,28 +111,6 @@ def keys_only(text: str) -> bool:
     """Whether ``text`` is nothing but keys of :func:`keyword_key`, each after a ``#``: a capture kept
     without its words, which the tracker can count and match but nobody can read."""
     return re.fullmatch(r"#[a-z]{10}(?: #[a-z]{10})*", text.strip()) is not None
-
-
-def similarity(first: Iterable[str], second: Iterable[str]) -> tuple[int, float]:
-    """(shared keywords, Jaccard index) of two keyword sets, the stemmed forms compared."""
-    a, b = {stem(k) for k in first}, {stem(k) for k in second}
-    shared = len(a & b)
-    return shared, (shared / len(a | b) if a or b else 0.0)
-
-
-def best_match(keywords: Sequence[str], items: Sequence[Mapping[str, Any]]) -> Optional[int]:
-    """The index of the item ``keywords`` overlap most (most shared, then highest Jaccard, then the first),
-    among those passing the rule; ``None`` when none does."""
-    scored = [(*similarity(keywords, [str(k) for k in item.get("keywords") or ()]), -index)
-              for index, item in enumerate(items)]
-    passing = [s for s in scored if passes(s[0], s[1])]
-    return -max(passing)[2] if passing else None
-
-
-def passes(shared: int, jaccard: float) -> bool:
-    """The matching rule: at least :data:`MIN_SHARED` shared keywords, or a Jaccard index of at least
-    :data:`MIN_JACCARD` (with one shared keyword at least)."""
-    return shared >= MIN_SHARED or (shared > 0 and jaccard >= MIN_JACCARD)
 
 
 def topic_of(text: str) -> str:
