@@ -1,6 +1,6 @@
 """The MkDocs hooks of the ladder-plugins site (``hooks:`` in ``mkdocs.yml``): the reference, built from the code.
 
-- ``on_config``: the screenshot of the HTML report starts (in a thread); every rule page joins the nav
+- ``on_config``: the screenshot of the HTML report starts (in a thread, once a process); every rule page joins the nav
   under Reference > Rules, so the nav lists the catalogue's codes without a hand-kept list;
 - ``on_files``: the generated pages (rules, hooks, Python API) and the screenshot are
   added as files of the site;
@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable
 
 from ladder_docs import api, cli, configuration, layout, log, rules, schemas  # this directory is on sys.path
-from ladder_docs.screenshot import Screenshot
+from ladder_docs.screenshot import shared
 from mkdocs.structure.files import File, Files
 
 SHOT = "assets/html-report.png"
@@ -24,8 +24,7 @@ _state: dict[str, Any] = {}
 
 
 def on_config(config: Any) -> Any:
-    _state["shot"] = Screenshot()
-    _state["pages"] = None
+    _state["shot"] = shared()
     codes = [rule.code for rule in rules.catalogue()]
     if not _extend(config.nav or [], "reference/rules/index.md", [{c: f"reference/rules/{c}.md"} for c in codes]):
         log.warning("mkdocs.yml's nav has no list holding reference/rules/index.md for the rule pages")

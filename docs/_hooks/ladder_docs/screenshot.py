@@ -3,7 +3,8 @@
 The history is the demo's (``ladder demo``'s three checks over two days, in a temporary copy); the page is
 rendered by the real ``ladder report`` command and photographed by Chromium's own command line, as
 ``tests/unit/reports/test_html.py`` does. Where no Chromium is installed, there is no picture and the page says why.
-It runs in a thread from the start of the build, so it costs the build little of its wall time.
+It runs in a thread from the start of the build, so it costs the build little of its wall time, and once a
+process: the rebuilds of ``mkdocs serve`` reuse the first build's picture (restart it to see a changed report).
 """
 
 from __future__ import annotations
@@ -19,6 +20,16 @@ from typing import Optional
 
 BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome")
 NOW = "2026-11-03T12:00:00Z"  # after the demo's last check, as tests/helpers/reports.py's FINAL
+
+
+_shared: list["Screenshot"] = []
+
+
+def shared() -> "Screenshot":
+    """The process's one screenshot, started at the first call."""
+    if not _shared:
+        _shared.append(Screenshot())
+    return _shared[0]
 
 
 class Screenshot:
