@@ -54,8 +54,13 @@ def _pages() -> dict[str, str]:
 def on_files(files: Files, config: Any) -> Files:
     for uri, text in _pages().items():
         files.append(File.generated(config, uri, content=text))
-    png, reason = _state["shot"].result()
+    shot = _state["shot"]
+    png, reason = shot.result()
     _state["shot_reason"] = reason
+    if shot.failed:  # a broken report or browser fails a --strict build; no Chromium at all is only said
+        log.warning("no screenshot of the HTML report: %s", reason)
+    elif reason:
+        log.info("no screenshot of the HTML report: %s", reason)
     if png:
         files.append(File.generated(config, SHOT, content=png))
     return files

@@ -38,12 +38,16 @@ class Screenshot:
     def __init__(self) -> None:
         self.png: Optional[bytes] = None
         self.reason = ""
+        #: whether the picture was attempted and failed (not merely impossible: no Chromium)
+        self.failed = False
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def result(self) -> tuple[Optional[bytes], str]:
         self._thread.join(timeout=120)
-        return self.png, self.reason or ("" if self.png else "the screenshot took longer than 120 s")
+        if self.png is None and not self.reason:
+            self.failed, self.reason = True, "the screenshot took longer than 120 s"
+        return self.png, self.reason
 
     def _run(self) -> None:
         browser = next(filter(None, map(shutil.which, BROWSERS)), None)
@@ -54,7 +58,7 @@ class Screenshot:
         try:
             self.png = _shoot(browser, work)
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
-            self.reason = f"the screenshot could not be made: {exc}"
+            self.failed, self.reason = True, f"the screenshot could not be made: {exc}"
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
