@@ -27,7 +27,11 @@ lesson in the user's words when none answered.
 Each outcome is one line of ``<history_dir>/feedback/reviews.jsonl`` (an event name, a reason code,
 the reviewer's name, the capture's hash, the family id, the milliseconds: no words), and
 ``reviewer.json`` says which reviewer ran last and when one last succeeded (``ladder doctor`` reads
-it). The job is then deleted. After a round that changed a lesson, the rules block is synced.
+it). The job is then deleted; a job file that is not one is logged as ``damaged_job`` and deleted too.
+A job whose review raised (a lesson that cannot be written: the lessons lock held past its timeout, a
+folder leading out of the project) is logged as ``review.failed`` and kept for the next review, and
+this review goes on with the jobs after it. After a round that changed a lesson, the rules block is
+synced.
 """
 
 from __future__ import annotations
@@ -62,9 +66,10 @@ _FENCE = re.compile(r"(?sm)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)")
 @dataclass(frozen=True)
 class Outcome:
     """One job's outcome: ``published``, ``recurred``, ``known``, ``declined``, ``escalated`` (a decline that
-    made the synthesised lesson), or ``skipped`` (a job with nothing to judge); why, as a code (``verdict``:
-    the reviewer answered; else ``no_reviewer``, ``timeout``, ``exit_status``, ``not_started``,
-    ``invalid_answer``); which reviewer; the capture's hash and the family."""
+    made the synthesised lesson), ``skipped`` (a job with nothing to judge, or ``damaged_job``), or ``failed``
+    (the review raised; the reason is the exception's class, and the job is kept for the next review); why, as
+    a code (``verdict``: the reviewer answered; else ``no_reviewer``, ``timeout``, ``exit_status``,
+    ``not_started``, ``invalid_answer``); which reviewer; the capture's hash and the family."""
 
     event: str
     reason: str
@@ -317,24 +322,41 @@ def _record(config: ReviewConfig, outcome: Outcome, now: datetime) -> None:
     write_atomic(path, json.dumps(status, indent=1).encode("utf-8"), sync=False)
 
 
-def _round(config: ReviewConfig, lease: Lease, now: Optional[datetime]) -> list[Outcome]:
+def _reviewed(config: ReviewConfig, job: Optional[Mapping[str, Any]], reviewer: Optional[Reviewer],
+              moment: datetime, lease: Lease) -> Optional[Outcome]:
+    """:func:`review_job`, a damaged job ``skipped``, and a review that raised ``failed`` (the exception's class
+    as the reason: no words), so that one job cannot hold up the queue behind it."""
+    if job is None:
+        return Outcome("skipped", "damaged_job", "", "")
+    try:
+        return review_job(config, job, reviewer, moment, lease.renew)
+    except Exception as error:  # a lesson that cannot be written, a job with fields of the wrong type
+        return Outcome("failed", type(error).__name__, reviewer.name if reviewer else "", str(job["hash"]))
+
+
+def _round(config: ReviewConfig, lease: Lease, now: Optional[datetime], failed: set[Path]) -> list[Outcome]:
+    """The pending jobs, oldest first, while the lease is ours; a job that ``failed`` is kept for the next
+    review and added to ``failed``, which this one skips from then on."""
     from .reviewer import choose
 
     reviewer = choose(config.reviewer, config.environ)
     outcomes = []
     for path in pending_jobs(reviews_dir(config.root, config.history_dir)):
+        if path in failed:
+            continue
         if not lease.renew():
             break
-        job = read_job(path)
         began = time.monotonic()
         moment = now or datetime.now(timezone.utc)
-        outcome = Outcome("skipped", "damaged_job", "", "") if job is None else \
-            review_job(config, job, reviewer, moment, lease.renew)
+        outcome = _reviewed(config, read_job(path), reviewer, moment, lease)
         if outcome is None:
             break
         outcome = Outcome(**{**outcome.__dict__, "ms": int((time.monotonic() - began) * 1000)})
         _record(config, outcome, moment)
-        path.unlink(missing_ok=True)
+        if outcome.event == "failed":
+            failed.add(path)
+        else:
+            path.unlink(missing_ok=True)
         outcomes.append(outcome)
     return outcomes
 
@@ -360,6 +382,7 @@ def review_pending(root: Path, *, now: Optional[datetime] = None,
     config = dataclasses.replace(review_config(Path(root)), environ=os.environ if environ is None else environ)
     folder = reviews_dir(config.root, config.history_dir)
     outcomes: list[Outcome] = []
+    failed: set[Path] = set()
     for _ in range(_MAX_ROUNDS):
         if not pending_jobs(folder):
             break
@@ -367,7 +390,7 @@ def review_pending(root: Path, *, now: Optional[datetime] = None,
         if not lease.take():
             break
         try:
-            done = _round(config, lease, now)
+            done = _round(config, lease, now, failed)
         finally:
             lease.release()
         outcomes += done
