@@ -62,9 +62,18 @@ class Dating:
     _asked: bool = field(default=False, init=False)
 
     def _git(self, args: list[str]) -> str:
-        from ..history.gitprocess import run
+        """git's answer; a git that cannot answer at all (out of time, garbled: not one that refused this
+        file) is the reason every later date of the scan is a file time, and that date says it."""
+        from ..history.gitprocess import GitSaidNo, GitUnavailable, run
 
-        return run(self.context.root, args).decode("utf-8", "replace")
+        try:
+            return run(self.context.root, args).decode("utf-8", "replace")
+        except GitSaidNo:
+            raise
+        except GitUnavailable as exc:
+            if self._asked:
+                self._why_not = f"git: {exc}"
+            raise
 
     def why_not(self) -> str:
         """Why git cannot date this project's files (``""``: it can)."""
@@ -86,43 +95,45 @@ class Dating:
                               "(git fetch --unshallow dates them by their lines)")
         return "a shallow clone" if shallow[-1:] == ["true"] else ""
 
+    def _file_time(self, path: Path) -> Dated:
+        """``path``'s modification time, saying why when git could not date it."""
+        return Dated(file_day(path), f"{FILE_TIME} ({self.why_not()})" if self.why_not() else FILE_TIME)
+
     def lines(self, path: Path, rel: str) -> tuple[dict[int, Dated], Dated]:
         """The day each committed line of ``path`` was written (by line number), and the day of any other line:
         the file's last commit when git tracks it and it is unchanged, else its modification time."""
-        mtime = Dated(file_day(path), FILE_TIME if not self.why_not() else f"{FILE_TIME} ({self.why_not()})")
         if self.why_not():
-            return {}, mtime
+            return {}, self._file_time(path)
         from ..history.gitprocess import GitUnavailable
 
         try:
             blamed = self._git(["blame", "--porcelain", "--", rel])
         except GitUnavailable:
-            return {}, self._last_commit(rel, mtime)
-        return _parse_blame(blamed), mtime
+            return {}, self._last_commit(path, rel)
+        return _parse_blame(blamed), self._file_time(path)
 
     def file(self, path: Path, rel: str) -> Dated:
         """The day a whole file (a hook configuration) was last changed: its last commit when it has none
         uncommitted, else its modification time."""
-        mtime = Dated(file_day(path), FILE_TIME if not self.why_not() else f"{FILE_TIME} ({self.why_not()})")
         if self.why_not():
-            return mtime
+            return self._file_time(path)
         from ..history.gitprocess import GitUnavailable
 
         try:
             changed = self._git(["status", "--porcelain", "--", rel]).strip()
         except GitUnavailable:
-            return mtime
-        return mtime if changed else self._last_commit(rel, mtime)
+            return self._file_time(path)
+        return self._file_time(path) if changed else self._last_commit(path, rel)
 
-    def _last_commit(self, rel: str, otherwise: Dated) -> Dated:
+    def _last_commit(self, path: Path, rel: str) -> Dated:
         from ..history.gitprocess import GitUnavailable
 
         try:
-            seconds = self._git(["log", "-1", "--format=%at", "--", rel]).strip()
+            seconds = "" if self.why_not() else self._git(["log", "-1", "--format=%at", "--", rel]).strip()
         except GitUnavailable:
-            return otherwise
+            seconds = ""
         day = day_of(int(seconds)) if seconds.isdigit() else None
-        return Dated(day, LAST_COMMIT) if day else otherwise
+        return Dated(day, LAST_COMMIT) if day else self._file_time(path)
 
 
 _HEADER = re.compile(r"^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$")

@@ -5,6 +5,7 @@ CLAUDE.md bullet and a rules-file bullet committed in January and scanned in Jun
 from __future__ import annotations
 
 import os
+import subprocess
 from datetime import date
 
 from ladder_plugins.tracker.dating import Dating
@@ -179,3 +180,22 @@ def test_the_report_of_a_june_scan_shows_januarys_dates_and_check_counts_from_th
     assert item["due_since"] == "2026-01-20"
     late = ladder(["feedback", "check"], repo, **env)
     assert late.returncode == 1 and "past grace_days = 14" in late.stdout, late.stdout + late.stderr
+
+
+@needs_git
+def test_a_blame_that_hangs_says_so_in_this_files_date_and_the_next_ones(tmp_path, monkeypatch):
+    repo = _repo(tmp_path)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text(f'#!/bin/sh\ncase " $* " in *" blame "*) sleep 30;; esac\nexec {real} "$@"\n')
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("LADDER_GIT_TIMEOUT", "0.5")
+    monkeypatch.setenv("LADDER_GIT_GAVE_UP", "")  # gitprocess sets it on giving up: undone after the test
+    dating = Dating(SourceContext(root=repo))
+    dates, otherwise = dating.lines(repo / "CLAUDE.md", "CLAUDE.md")
+    assert dates == {} and otherwise.how.startswith("file time (git: git blame did not finish")
+    _, later = dating.lines(repo / ".claude/rules/api.md", ".claude/rules/api.md")
+    assert later.how.startswith("file time (git: git blame did not finish")
+    assert dating.file(repo / ".claude/settings.json", ".claude/settings.json").how == later.how
