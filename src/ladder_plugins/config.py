@@ -176,9 +176,9 @@ def load_settings(
     embedding).
     """
     if rules is None:
-        from .plugins import known_rules
+        from .plugins import rules_by_key
 
-        rules = {rule.key: rule for rule in known_rules()}
+        rules = rules_by_key()
     root, file, found = _locate(start)
     pyproject = read_pyproject(file) if file is not None and file.is_file() else {}  # read once for both
     if table is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 import pluggy
 
@@ -23,6 +23,7 @@ __all__ = [
     "make_plugin_manager",
     "get_plugin_manager",
     "known_rules",
+    "rules_by_key",
     "rule_of",
     "is_minimum",
     "shown_rule_key",
@@ -137,6 +138,11 @@ def known_rules(pm: Optional[pluggy.PluginManager] = None) -> Sequence[Rule]:
 @lru_cache(maxsize=8)
 def _index_of(pm: pluggy.PluginManager) -> RuleIndex:
     return RuleIndex.of(rules_of(pm))
+
+
+def rules_by_key(pm: Optional[pluggy.PluginManager] = None) -> Mapping[str, Rule]:
+    """The rules of ``pm`` (default: the process-wide manager) by key, as the settings are read with them."""
+    return _index_of(pm or get_plugin_manager()).by_key
 
 
 def rule_of(name: str, pm: Optional[pluggy.PluginManager] = None) -> Optional[Rule]:

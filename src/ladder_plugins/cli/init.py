@@ -65,10 +65,9 @@ def starter_table(root: Path) -> str:
 def _checked(table: str, root: Path, pyproject: Path) -> None:
     """The table must load as settings before anything is written."""
     from ..config import toml_loads, settings_from_table
-    from ..plugins import known_rules
+    from ..plugins import rules_by_key
 
-    rules = {rule.key: rule for rule in known_rules()}
-    settings_from_table(toml_loads(table)["tool"]["ladder"], root, pyproject, rules)
+    settings_from_table(toml_loads(table)["tool"]["ladder"], root, pyproject, rules_by_key())
 
 
 def _existing(pyproject: Path) -> bytes:

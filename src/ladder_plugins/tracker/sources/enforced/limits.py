@@ -37,9 +37,9 @@ class LadderRules:
 def ladder_rules(files: ProjectFiles, table: Mapping[str, Any]) -> Optional[LadderRules]:
     """``[tool.ladder]`` validated with every known rule (the installed plugins' too), or ``None`` (said once)
     when it is not valid."""
-    from ....plugins import known_rules
+    from ....plugins import rules_by_key
 
-    rules = {rule.key: rule for rule in known_rules()}
+    rules = rules_by_key()
     try:  # [tool.ladder.feedback] is the tracker's, not the rules'
         settings = settings_from_table({k: v for k, v in table.items() if k != "feedback"}, files.root,
                                        files.root / "pyproject.toml", rules)
