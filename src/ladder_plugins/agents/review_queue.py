@@ -7,9 +7,10 @@ the capture's id, time, hash, reason codes and keywords, the complaint itself cu
 input, output and error ``/dev/null``. The hook never waits for it, never reads its exit status,
 and the process outlives the hook: a review takes seconds to minutes, a prompt must not.
 
-The job is the only place the complaint's words (and its keywords) are kept when ``store_prompts``
+The job is the only place the hook keeps the complaint's words (and its keywords) when ``store_prompts``
 is off: the reviewer needs them, and it deletes the job once the review has an outcome. The folder is in the
-``.ladder`` directory, which nobody commits.
+``.ladder`` directory, which nobody commits. A lesson made from the user's own words (no reviewer answered)
+quotes the complaint's first sentence whatever ``store_prompts`` says (``review.words_draft``).
 
 The standard library only, imported when a capture is written (the hook's other prompts never load it).
 """
