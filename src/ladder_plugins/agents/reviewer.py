@@ -116,7 +116,11 @@ def run_reviewer(reviewer: Reviewer, request: str, env: Mapping[str, str], timeo
             out, _ = process.communicate(request.encode("utf-8", "replace"), timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill_group(process.pid)
-            process.communicate()
+            # wait for the reviewer, not for its output: a process it started in a session of its own is out of
+            # the group's reach and may hold the pipe open long after (communicate() would wait for it)
+            process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
             return Ran("timeout", seconds=time.monotonic() - began)
         _kill_group(process.pid)  # what it left running in its group goes with it
     text = out[:OUTPUT_CAP].decode("utf-8", "replace")

@@ -3,7 +3,9 @@ one or the first host CLI on PATH, and what it sees is bounded evidence between 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 
 import pytest
 
@@ -101,3 +103,27 @@ def test_the_last_assistant_turn_is_found_in_codex_and_gemini_transcripts(tmp_pa
     assert assistant_turn(str(codex)) == "patched it"
     assert assistant_turn(str(gemini)) == "answered"
     assert assistant_turn(str(tmp_path / "missing")) == "" and assistant_turn(None) == ""
+
+
+def test_a_timeout_does_not_wait_for_a_process_the_reviewer_left_holding_its_output(tmp_path):
+    """Killing the reviewer's group cannot reach a process it started in a session of its own; that one may keep
+    the output pipe open, and the review must not wait for it past the timeout."""
+    import signal
+    import sys
+    import time
+
+    from ladder_plugins.agents.reviewer import Reviewer, run_reviewer
+
+    pid_file = tmp_path / "left.pid"
+    code = ("import subprocess, sys, time\n"
+            "left = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(20)'], start_new_session=True)\n"
+            f"open({str(pid_file)!r}, 'w').write(str(left.pid))\n"
+            "time.sleep(30)\n")
+    began = time.monotonic()
+    try:
+        ran = run_reviewer(Reviewer("slow", (sys.executable, "-c", code)), "", {"PATH": os.environ["PATH"]}, 1.0)
+        assert (ran.status, time.monotonic() - began < 6) == ("timeout", True)
+    finally:
+        if pid_file.exists():
+            with contextlib.suppress(OSError):  # the process the test's reviewer left, by its id
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
