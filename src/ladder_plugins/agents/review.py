@@ -147,8 +147,10 @@ class Lease:
     def take(self) -> bool:
         """Hold the lease if nobody else holds it (or theirs expired); whether it is ours now."""
         def change() -> bool:
-            current = self._current()
-            if current is not None and current.get("token") != self.token and current["expires"] > time.time():
+            current, now = self._current(), time.time()
+            # a review renews to now + its length: an expiry beyond twice that is damage or a clock gone back
+            live = current is not None and now < current["expires"] <= now + 2 * self.seconds
+            if live and current is not None and current.get("token") != self.token:
                 return False
             self._write()
             return True

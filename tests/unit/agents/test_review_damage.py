@@ -49,6 +49,18 @@ def test_a_damaged_lease_file_is_taken_over(tmp_path):
     assert not (reviews_dir(root, ".ladder") / "lease.json").exists()
 
 
+def test_a_lease_that_expires_past_any_review_s_length_is_taken_over(tmp_path):
+    """No live review writes an expiry further ahead than its own length: one years ahead is damage or a clock
+    that jumped back, and must not hold every review off until then."""
+    import time
+
+    root = _project(tmp_path)
+    _job(root, 1)
+    lease = {"pid": 1, "token": "someone-else", "expires": time.time() + 10 ** 8}
+    (reviews_dir(root, ".ladder") / "lease.json").write_text(json.dumps(lease))
+    assert [o.event for o in review_pending(root, environ=NO_REVIEWER)] == ["published"]
+
+
 def test_a_job_whose_review_fails_is_logged_kept_and_holds_up_no_other(tmp_path, monkeypatch):
     root = _project(tmp_path)
     _job(root, 1, "You broke the parser again.")
