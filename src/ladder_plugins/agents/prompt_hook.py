@@ -417,8 +417,10 @@ def lessons_for(prompt: str, config: HookConfig, cutoff: str, block: str) -> str
         return ""
     from ..lessons.select import applicable, lessons_context
     from ..lessons.store import read_lessons
+    from ..rules_block.block import gives_in_full
 
-    fresh = [x for x in read_lessons(config.root, cutoff=cutoff) if f": {x.title} (" not in block]
+    # a lesson the block only names (demoted to fit) is given: the agent has its title there, not what to do
+    fresh = [x for x in read_lessons(config.root, cutoff=cutoff) if not gives_in_full(block, x.severity, x.title)]
     return lessons_context(applicable(fresh, prompt), int(config.rules_max_bytes * LESSONS_SHARE))
 
 

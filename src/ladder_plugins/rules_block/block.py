@@ -57,7 +57,8 @@ __all__ = [
     "BEGIN", "END", "HEADER", "FULL_PREFIX", "DEMOTED_PREFIX", "DEMOTED_SUFFIX", "MORE_PREFIX",
     "SEVERITIES", "THRESHOLDS", "DEFAULT_FILES", "DEFAULT_MAX_BYTES", "MIN_BYTES", "NEWLINES", "NAME_CAP", "TITLE_CAP",
     "Section", "Block", "RulesConfig", "rules_config", "safe_text", "plain_line",
-    "merge", "rank", "render_block", "minimum_bytes", "heading_line", "demoted_line", "more_line", "in_written_form",
+    "merge", "rank", "render_block", "minimum_bytes", "heading_line", "gives_in_full", "demoted_line", "more_line",
+    "in_written_form",
     "hotspot_sections", "pattern_sections", "item_sections", "lesson_sections", "DEMOTED_CAPS",
     "item_severity", "build_sections", "build_block",
 ]
@@ -204,6 +205,13 @@ def _title(section: Section, cap: int = TITLE_CAP) -> str:
 def heading_line(section: Section) -> str:
     """``### Critical: <title> (2×)``: the first line of a section written in full."""
     return f"{FULL_PREFIX}{section.severity}: {_title(section)} ({section.count}\u00d7)"
+
+
+def gives_in_full(block: str, severity: str, title: str) -> bool:
+    """Whether a written block holds a section of this severity and title in full (its heading, whatever its
+    count has grown to since), not only named in a demoted line."""
+    heading = f"{FULL_PREFIX}{severity}: {plain_line(title, TITLE_CAP) or '(untitled)'} ("
+    return any(line.startswith(heading) for line in block.splitlines())
 
 
 def demoted_line(section: Section, cap: int = TITLE_CAP) -> str:
