@@ -26,7 +26,11 @@ reviewer and how many of those are dissatisfied (what a reviewer that judges rig
 ``--misses`` lists the tuning rows it gets wrong (never the held-out ones: looking at them would
 make them tuning rows). The ``held_out`` rows became tuning rows in the second round of tuning
 (their misses were read then), ``held_out_2`` in the third; ``held_out_3`` is the held-out split since.
-It measures and prints; it never asserts
+The last column, "recall after a right review", counts the marked prompts
+that are dissatisfied as found: what the loop reaches once the detached reviewer has confirmed them, if it
+judges each one right (the reviewer is a model of the host's; this script cannot run one). ``--write-model``
+first trains the complaint model of ``agents/complaint_model.py`` on the tuning rows (never the held-out
+split) and writes its package file. It measures and prints; it never asserts
 (``tests/unit/agents/test_classify_benchmark.py`` holds the floors).
 """
 
@@ -43,12 +47,15 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from ladder_plugins.agents.ask_reviewer import ask  # noqa: E402
 from ladder_plugins.agents.classify import classify  # noqa: E402
+from ladder_plugins.agents.complaint_model import WEIGHTS, Model, train  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "prompts.jsonl"
 #: the splits the patterns are changed against (``--misses`` lists only these)
 _TUNING = ("tune", "held_out", "held_out_2", "held_out_3")
 #: the split never looked at while changing the classifier: ``--misses`` never lists it, ``--tuning-only`` leaves it out
 _HELD_OUT = "held_out_4"
+#: the complaint model's package file (``--write-model``)
+MODEL_FILE = ROOT / "src" / "ladder_plugins" / "agents" / WEIGHTS
 _FIELDS = {"label": int, "referent": bool, "lang": str, "kind": str, "split": str, "prompt": str}
 
 
@@ -77,6 +84,11 @@ class Score(NamedTuple):
     def recall(self) -> float:
         return self.hits / self.wanted if self.wanted else float("nan")
 
+    @property
+    def reviewed_recall(self) -> float:
+        """The recall once the reviewer has confirmed the marked prompts, if it judges each one right."""
+        return (self.hits + self.asked_right) / self.wanted if self.wanted else float("nan")
+
 
 def load(path: Path = DATA) -> list[Row]:
     """The labelled rows; a line that is not such a row is an error naming the file and the line."""
@@ -89,6 +101,17 @@ def load(path: Path = DATA) -> list[Row]:
             raise SystemExit(f"{path}:{number}: not a labelled row {sorted(_FIELDS)}")
         rows.append(Row(*(data[k] for k in _FIELDS)))
     return rows
+
+
+def model_of(rows: Sequence[Row]) -> Model:
+    """The complaint model trained on the tuning rows, in the file's order: never on the held-out split."""
+    return train((row.prompt, row.label) for row in rows if row.split in _TUNING)
+
+
+def write_model(rows: Sequence[Row]) -> None:
+    """Train the complaint model on the tuning rows and write its package file (``--write-model``)."""
+    MODEL_FILE.write_text(model_of(rows).to_json(), encoding="utf-8")
+    print(f"wrote {MODEL_FILE.relative_to(ROOT)}")
 
 
 def outcome(row: Row) -> tuple[bool, bool]:
@@ -123,7 +146,16 @@ def subsets(rows: Sequence[Row]) -> list[tuple[str, list[Row]]]:
 
 def _line(name: str, s: Score) -> str:
     return (f"  {name} {s.rows:4d} rows {s.wanted:3d} dissatisfied  precision {s.precision:5.3f}  "
-            f"recall {s.recall:5.3f}  for the reviewer {s.asked:3d} ({s.asked_right} dissatisfied)")
+            f"recall {s.recall:5.3f}  for the reviewer {s.asked:3d} ({s.asked_right} dissatisfied)"
+            f"  recall after a right review {s.reviewed_recall:5.3f}")
+
+
+def print_misses(rows: Sequence[Row]) -> None:
+    """The tuning rows classified wrong (``--misses``): never a held-out row."""
+    for row in rows:
+        captured, asked = outcome(row)
+        if row.split in _TUNING and captured != bool(row.label):
+            print(f"  miss: label {row.label} referent {row.referent} ask {asked}: {row.prompt}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -131,10 +163,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--misses", action="store_true",
                         help="list the tuning rows (all but the held-out split) classified wrong")
+    parser.add_argument("--write-model", action="store_true",
+                        help="train the complaint model on the tuning rows and write its package file, then measure")
     parser.add_argument("--tuning-only", action="store_true",
                         help=f"leave the held-out split ({_HELD_OUT}) out of every figure, 'all' included")
     args = parser.parse_args(argv)
     rows = load(args.data)
+    if args.write_model:
+        write_model(rows)
     if args.tuning_only:
         rows = [row for row in rows if row.split != _HELD_OUT]
     print(f"classifier on {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data} "
@@ -144,10 +180,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("  note: held_out is a tuning split since the second round of tuning, held_out_2 since the third,"
           f" held_out_3 since the fourth (their misses were read); {_HELD_OUT} is the held-out split")
     if args.misses:
-        for row in rows:
-            captured, asked = outcome(row)
-            if row.split in _TUNING and captured != bool(row.label):
-                print(f"  miss: label {row.label} referent {row.referent} ask {asked}: {row.prompt}")
+        print_misses(rows)
     return 0
 
 

@@ -1,0 +1,91 @@
+"""The complaint model behind the built-in classifier plugin: its shipped weights are exactly what training on
+the tuning rows of ``benchmarks/data/prompts.jsonl`` gives (never the held-out split); it marks for the reviewer
+complaints in words the patterns and the word test miss, leaves ordinary requests alone, and a lost or damaged
+weights file only takes it out of the question."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+
+import pytest
+
+from ladder_plugins.agents import ask_reviewer, complaint_model
+from ladder_plugins.agents.classify import may_be_feedback
+from ladder_plugins.agents.complaint_model import ASK_AT, Model, features, load, train
+
+from tests.helpers.paths import REPO
+
+_spec = importlib.util.spec_from_file_location("benchmark_classify_model", REPO / "benchmarks" / "classify.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["benchmark_classify_model"] = bench
+_spec.loader.exec_module(bench)
+
+#: complaints of this test's own wording (none is in the labelled set), which the word test does not flag
+UNFLAGGED_COMPLAINTS = [
+    "Honestly, who asked for a plugin system? I wanted one function.",
+    "Great, now the linter complains about every file you touched.",
+    "又把我的注释删了，说了不要动注释",
+]
+REQUESTS = [
+    "Please add a --verbose flag to the CLI.",
+    "What's the difference between a list and a tuple?",
+    "The upstream API is returning 500s today, let's add a retry.",
+    "帮我加一个重试逻辑，超时设成五秒",
+    "这个函数能不能改成异步的？",
+    "Looks good, ship it.",
+]
+
+
+def test_the_shipped_weights_are_the_training_on_the_tuning_rows_alone():
+    rows = bench.load()
+    shipped = (REPO / "src" / "ladder_plugins" / "agents" / complaint_model.WEIGHTS).read_text(encoding="utf-8")
+    assert bench.model_of(rows).to_json() == shipped, "run: python benchmarks/classify.py --write-model"
+    changed = [row._replace(label=1 - row.label) if row.split == bench._HELD_OUT else row for row in rows]
+    assert any(row.split == bench._HELD_OUT for row in rows)
+    assert bench.model_of(changed).to_json() == shipped  # the held-out labels play no part
+
+
+@pytest.mark.parametrize("prompt", UNFLAGGED_COMPLAINTS)
+def test_a_complaint_in_new_words_is_marked_for_the_reviewer(prompt):
+    assert not may_be_feedback(prompt)
+    assert load().probability(prompt) >= ASK_AT
+    assert ask_reviewer.ask(prompt) is not None
+
+
+@pytest.mark.parametrize("prompt", REQUESTS)
+def test_an_ordinary_request_is_not_marked(prompt):
+    assert load().probability(prompt) < ASK_AT
+    assert ask_reviewer.ask(prompt) is None
+
+
+def test_training_is_deterministic_and_learns_the_words_of_each_side():
+    rows = [("you broke the build again", 1), ("you deleted my tests", 1), ("add a flag please", 0),
+            ("write a parser for the config", 0)] * 3
+    model = train(rows)
+    assert model == train(list(rows)) and model.to_json() == train(rows).to_json()
+    assert model.probability("you broke it") > 0.5 > model.probability("add a parser please")
+    assert features("Fix `you broke it` in the README") == features("Fix in the README")  # quoted text is not read
+
+
+def test_a_lost_or_damaged_weights_file_only_takes_the_model_out(monkeypatch):
+    assert isinstance(load(), Model)
+    monkeypatch.setattr(complaint_model, "load", lambda: None)
+    assert ask_reviewer.ask(UNFLAGGED_COMPLAINTS[0]) is None
+    assert ask_reviewer.ask("You broke it, the tests don't pass") is not None  # the word test still asks
+
+
+@pytest.mark.parametrize("text", ["", "[]", '{"bias": "x"}', '{"bias": 1, "weights": {"w:a": "x"}}', "{"])
+def test_a_weights_file_that_is_not_a_model_is_no_model(tmp_path, monkeypatch, text):
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / complaint_model.WEIGHTS).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(complaint_model.resources, "files", lambda package: folder)
+    assert load() is None
+
+
+def test_the_weights_file_is_sorted_json_with_rounded_weights():
+    data = json.loads((REPO / "src" / "ladder_plugins" / "agents" / complaint_model.WEIGHTS).read_text("utf-8"))
+    assert list(data["weights"]) == sorted(data["weights"]) and all(w != 0 for w in data["weights"].values())
