@@ -71,18 +71,28 @@ def loop_numbers(text: Optional[str]) -> Optional[tuple[int, int]]:
     return (int(match["n"]), int(match["m"])) if match else None
 
 
-def _expected(log: WorkLog, report: Report, loops: Optional[int]) -> str:
-    return f"{loops_at(log, report)} of {loops if loops is not None else 'M'}"
+def _expected(done: int, loops: Optional[int]) -> str:
+    return f"{done} of {loops if loops is not None else 'M'}"
 
 
-def _loop_problem(log: WorkLog, report: Report, loops: Optional[int]) -> Optional[str]:
-    """What is wrong with ``report``'s loop field, or ``None``."""
+def _loops_below(log: WorkLog) -> dict[int, int]:
+    """:func:`loops_at` of every report, by its index, counted in one pass from the bottom (a log of thousands
+    of reports is checked in linear time)."""
+    found, done = {}, 0
+    for report in reversed(log.reports):
+        done += is_loop(report)
+        found[report.index] = done
+    return found
+
+
+def _loop_problem(report: Report, loops: Optional[int], done: int) -> Optional[str]:
+    """What is wrong with ``report``'s loop field, or ``None``; ``done`` is the loop reports at and below it."""
     where = f"line {report.start}: {report.name}"
-    expected = _expected(log, report, loops)
+    expected = _expected(done, loops)
     numbers = loop_numbers(report.loop)
     if numbers is None:
         return f"{where} has loop: {report.loop!r}; expected 'N of M', here '{expected}'"
-    said, done = f"{where} says loop: {numbers[0]} of {numbers[1]}", loops_at(log, report)
+    said = f"{where} says loop: {numbers[0]} of {numbers[1]}"
     if numbers[0] != done:
         return (f"{said}, but it is loop {expected}: {done} loop report{'' if done == 1 else 's'} at and below it "
                 "(typed feedback or recording two of DIAGNOSE, PROPOSE, TEST, UPDATE, META; not Report #0 nor a "
@@ -99,6 +109,7 @@ def check_loops(log: WorkLog) -> list[Problem]:
     count = terms is not None and terms.mode == "count"
     loops = terms.loops if terms is not None else None
     found = []
+    below = _loops_below(log)
     for report in log.numbered:
         if report.malformed is not None:
             continue  # the header problem says what it should read
@@ -106,9 +117,9 @@ def check_loops(log: WorkLog) -> list[Problem]:
             found.append(problem("worklog_header", log.path, report.start,
                                  f"line {report.start}: count mode (the start contract sets min_required_loops: "
                                  f"{loops} and no minutes), so every report header logs its loop (the skill's §5): "
-                                 f"expected '| loop: {_expected(log, report, loops)}' before ' ==='"))
+                                 f"expected '| loop: {_expected(below[report.index], loops)}' before ' ==='"))
         elif report.loop is not None:
-            why = _loop_problem(log, report, loops)
+            why = _loop_problem(report, loops, below[report.index])
             if why:
                 found.append(problem("worklog_header", log.path, report.start, why))
     return found

@@ -145,3 +145,17 @@ def test_a_correction_in_count_mode_carries_the_loops_so_far(tmp_path):
     log = read_log(target.path)
     assert [w.number for w in written] == [6] and log.reports[0].loop == "3 of 3"
     assert check_file(target.path).passed
+
+
+def test_the_loops_below_each_report_are_counted_once_per_check_not_once_per_report(tmp_path, monkeypatch):
+    from ladder_plugins.worklog import loops
+
+    target = count_session(tmp_path)
+    for minute in range(22, 60):
+        write(target, LOOP.format(f"pass {minute}"), "feedback", f"{minute}:00")
+    log = read_log(target.path)
+    calls: list[object] = []
+    counted = loops.is_loop
+    monkeypatch.setattr(loops, "is_loop", lambda report: calls.append(report) or counted(report))
+    assert loops.check_loops(log) == []
+    assert len(calls) <= len(log.reports)  # each report once: thousands of reports stay linear
