@@ -31,6 +31,20 @@ A verdict or a recurrence in a sentence that puts the failure elsewhere (a libra
 upgrade, a colleague, the user's own mistake: "CI is red because npm is down", "my bad, I broke it") is no
 complaint unless the sentence names the agent as the one who acted ("you broke the pandas import").
 
+Most complaints about new work say what the work did, in words no phrase list foresees. So a third kind of
+pattern is composed (:func:`~.patterns.cue`): a *cue* counts only within :data:`~.patterns.ACT_REACH` characters of
+an *act* of the agent. The act is the agent's finished work: "you <past verb>", "you've <participle>", "the <noun>
+you <past verb>", "your <noun> <past verb>", "your patch", "that answer", 你把...了, 你写的/改的/删掉的, 你...了,
+你的修改, 你说 (``ACT`` of ``patterns_en`` and ``patterns_zh``), not a request or a question about it ("can you",
+"did you", 给你, 你能). The cue is what makes the act a failure: the scope exceeded ("I only asked for", 我只要),
+something made up ("no such option", 根本没有这个参数), work that does nothing ("tests nothing", 什么都没测), a failure
+stated in a clause that does not fix, test for or plan it ("so every plugin broke", "now it takes forever", 报了
+一堆错, 所有插件都坏了), the failure back ("the same error comes back"), the work wanted back ("add them back",
+赶紧加回来), a denial ("that's not a fix", 这不叫修复), a contrast ("instead of fixing it", 而不是), disbelief
+("Seriously?", 你认真的吗). Either alone is an ordinary request or report ("you added the retry, now add a
+timeout"; "make sure mypy reports 0 errors"), and a prompt that approves ("thanks", "as I asked", 挺好) outweighs a
+cue.
+
 A *referent* is earlier agent work the words can be about: an assistant turn in the
 transcript. Most patterns need one, because the same words are an ordinary request or a
 bug report on the first turn ("this test is broken", "why does it fail", "you should add
@@ -64,8 +78,10 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..tracker.keywords import keywords_of, stem
-from .patterns import REASONS, Pattern
+from .patterns import ACT_REACH, REASONS, Pattern
+from .patterns_en import APPROVAL as _APPROVAL_EN
 from .patterns_en import ENGLISH
+from .patterns_zh import APPROVAL as _APPROVAL_ZH
 from .patterns_zh import CHINESE
 
 __all__ = [
@@ -97,6 +113,8 @@ class Classification:
 #: every pattern, English first
 PATTERNS = ENGLISH + CHINESE
 _NEG, _REC = REASONS[0], REASONS[2]
+#: approval, which a cue next to an act does not outweigh (:attr:`Pattern.act`)
+_APPROVAL = _APPROVAL_EN + "|" + _APPROVAL_ZH
 
 #: operation turns: words that move the conversation on and say nothing about the work ("thank you", "go on",
 #: "all right" are made of them); a prompt made of these alone is skipped
@@ -199,12 +217,40 @@ def cleaned(prompt: str) -> str:
 def matches(text: str) -> tuple[tuple[str, ...], bool]:
     """The reason codes whose patterns ``text`` matches (in :data:`REASONS` order), and whether one of the
     matching patterns stands alone (needs no referent). A hypothetical clause ("if the input is wrong",
-    "如果密码不对") describes behaviour to build, not a verdict on the work: it is left out."""
-    low = _without_hypotheticals(text.lower())
-    found = _about_the_agent([p for p in PATTERNS if any(t in low for t in p.triggers) and re.search(p.source, low)],
-                             low)
+    "如果密码不对") describes behaviour to build, not a verdict on the work: it is left out. The cues next to an act
+    (:attr:`Pattern.act`) are looked at only when no phrase matched: they decide nothing the phrases decided, and
+    their expressions are the longest to compile."""
+    found = _matching(_without_hypotheticals(text.lower()))
     codes = {pattern.code for pattern in found}
     return tuple(code for code in REASONS if code in codes), any(pattern.standalone for pattern in found)
+
+
+def _matching(low: str) -> list[Pattern]:
+    """The phrases that match ``low`` about the agent; where there are none, the cues next to an act."""
+    found = _about_the_agent([p for p in PATTERNS if not p.act and _found(p, low)], low)
+    if found:
+        return found
+    return _unapproved(_about_the_agent([p for p in PATTERNS if p.act and _found(p, low)], low), low)
+
+
+def _found(pattern: Pattern, low: str) -> bool:
+    """Whether ``pattern`` matches ``low`` (looked at only when one of its triggers is there); a cue
+    (:attr:`Pattern.act`) only within :data:`ACT_REACH` characters of an act of the agent. The act is looked for
+    only where the cue is found (its expression is long)."""
+    if not any(trigger in low for trigger in pattern.triggers):
+        return False
+    if not pattern.act:
+        return re.search(pattern.source, low) is not None
+    cues = [hit.start() for hit in re.finditer(pattern.source, low)]
+    return bool(cues) and any(abs(act.start() - at) <= ACT_REACH
+                              for act in re.finditer(pattern.act, low) for at in cues)
+
+
+def _unapproved(found: list[Pattern], low: str) -> list[Pattern]:
+    """``found`` without its cues next to an act when the prompt approves ("you silenced the warning, thanks")."""
+    if any(pattern.act for pattern in found) and re.search(_APPROVAL, low):
+        return [pattern for pattern in found if not pattern.act]
+    return found
 
 
 #: a failure put on someone other than the agent: a third party or the environment (a library, upstream, a
@@ -224,14 +270,14 @@ _ELSEWHERE = (r"\b(?:librar(?:y|ies)|dependenc(?:y|ies)|vendor'?s?|upstream|thir
               r"\bi(?:'ve| have)? (?:accidentally |just |probably )?(?:broke|deleted|removed|overwrote|wiped|"
               r"force-pushed|pushed|reverted|dropped|misspelled|mistyped|forgot|messed up|screwed up|gave you the "
               r"wrong|sent you the wrong|pasted the wrong|upgraded|updated|installed)\b|"
-              r"\b(?:that's|that was|it's) (?:on me|my fault)\b|"
+              r"\b(?:that's|that was|it's) (?:on me|my fault)\b|\bnot (?:your|you)\b|不是你|"
               r"是我(?:的)?(?:错|问题|不好|疏忽|失误|搞错|弄错|写错|说错|看错|记错)|"
               r"我(?:自己)?(?:不小心|误删|搞错|弄错|写错|说错|打错|记错|看错)|我的(?:错|锅|失误|疏忽)|怪我|"
               r"(?:不好意思|抱歉|对不起)")
 #: the agent named as the one who acted (not as the one asked: "can you", "给你", "你帮我")
-_AGENT = (r"\byour\b|\byou(?:'ve| have| had)?\s+(?:just\s+|also\s+|then\s+)?(?:\w+ed|broke|made|did|wrote|put|ran|"
-          r"gave|left|took|forgot|lost|threw|built|chose|went)\b|\b(?:since|after|did|would|why'd|have|were) you\b|"
-          r"(?<![给跟和让叫请])你(?!们|能|可以|帮|来|看|先|再|觉得|认为|知道|好)")
+_AGENT = (r"(?<!not )\byour\b|\byou(?:'ve| have| had)?\s+(?:just\s+|also\s+|then\s+)?(?:\w+ed|broke|made|did|wrote|put|"
+          r"ran|gave|left|took|forgot|lost|threw|built|chose|went)\b|\b(?:since|after|did|would|why'd|have|were) you\b|"
+          r"(?<![给跟和让叫请])(?<!不是)你(?!们|能|可以|帮|来|看|先|再|觉得|认为|知道|好)")
 #: where a sentence ends: a full stop followed by a space (not the one of "3.0" or "main.py")
 _SENTENCE_END = r"[.!?;](?=\s|$)|[。；！？\n]"
 

@@ -1,5 +1,5 @@
 """The classifier's vocabulary: the reason codes, :class:`Pattern` (one phrase family of a reason code), and the
-two ways a family is written (:func:`family`, :func:`phrases`). ``patterns_en`` and ``patterns_zh`` hold the
+ways a family is written (:func:`family`, :func:`phrases`, :func:`cue`). ``patterns_en`` and ``patterns_zh`` hold the
 families, ``classify`` runs them.
 
 May import: nothing of the package (the standard library only). Must not import: ``classify`` or the pattern
@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["REASONS", "Pattern", "family", "phrases"]
+__all__ = ["REASONS", "Pattern", "family", "phrases", "cue", "ACT_REACH"]
 
+#: how far (in characters, either way) an act of the agent may be from the cue that needs it
+ACT_REACH = 200
 #: the reason codes, in the order a capture lists them
 REASONS = (
     "negative_evaluation",
@@ -36,6 +38,9 @@ class Pattern:
     source: str
     #: the words point at earlier work themselves: no referent needed
     standalone: bool = False
+    #: a cue of dissatisfaction that counts only next to an act of the agent: this expression must match within
+    #: :data:`ACT_REACH` characters of the cue ("you renamed ..." near "I only wanted ...")
+    act: str = ""
 
 
 def family(code: str, triggers: str, source: str, standalone: bool = False) -> Pattern:
@@ -46,3 +51,9 @@ def family(code: str, triggers: str, source: str, standalone: bool = False) -> P
 def phrases(code: str, words: str, standalone: bool = False) -> Pattern:
     """A family of literal phrases: each its own trigger."""
     return Pattern(code, tuple(words.split()), "|".join(map(re.escape, words.split())), standalone)
+
+
+def cue(code: str, triggers: str, source: str, act: str) -> Pattern:
+    """A cue of dissatisfaction ("I only wanted", "tests nothing", 报了五十个错) that is one only next to an act of
+    the agent (``act``: "you renamed", "the test you wrote", 你把...了): alone it is an ordinary request or report."""
+    return Pattern(code, tuple(triggers.split("|")), source, False, act)

@@ -7,20 +7,44 @@ table is loaded on the prompt path.
 
 from __future__ import annotations
 
-from .patterns import REASONS
+from .patterns import REASONS, cue
 from .patterns import family as _p
 
-__all__ = ["ENGLISH"]
+__all__ = ["ENGLISH", "ACT", "APPROVAL"]
 
 _NEG, _COR, _REC, _RES, _RHE, _EXP = REASONS
 #: "you <past or -ing verb> ... again" but not a request ("can you run it again", "thank you again")
 _YOU_AGAIN = (r"(?<!can )(?<!could )(?<!would )(?<!will )(?<!please )(?<!thank )\byou(?:'ve| have|'re| are)?\s+"
               r"(?:\w+ed|did|made|broke|broken|forgot|forgotten|wrote|written|put|left|lost|took|ran|doing|"
-              r"messed|screwed)\b[^.?!\n]{0,40}?\bagain\b")
+              r"messed|screwed)\b(?:(?!\b(?:can|could|would|will|please) you\b)[^.?!;\n]){0,40}?\bagain\b")
 _BAD = r"(?:wrong|broken|fail\w*|error\w*|crash\w*|missing|ignored?|forgot\w*)"
 _SUBJECT = r"\b(?:that|this|it|everything|your (?:\w+ )?(?:code|fix|change|patch|answer|version|solution))(?: \w+)?"
 _VERDICT = ("wrong|incorrect|broken|terrible|awful|horrible|useless|garbage|nonsense|sloppy|a mess|worse|"
             "overengineered|over-engineered|overcomplicated|over-complicated|overkill|convoluted|bloated")
+
+#: a past tense or participle: "-ed" (not "need", "proceed", "feed") or an irregular one
+_PAST = (r"(?:\w{2,}ed(?<!need)(?<!ceed)(?<!feed)(?<!speed)(?<!bleed)(?<!embed)|wrote|written|made|broke|broken|put|"
+         r"left|took|taken|ran|gave|given|said|told|did|done|chose|chosen|threw|thrown|built|sent|forgot|forgotten|"
+         r"got|gotten|went|set|cut|hid|hidden|undid|undone|rewrote|rewritten|overwrote|overwritten|lost|split|kept|"
+         r"brought|spent|stuck|meant)")
+#: an act of the agent, done: "you renamed", "you've rewritten", "the test you wrote", "your migration dropped",
+#: "that answer", "your patch"; not a request or a question about one ("can you ...", "did you ...?", "have you
+#: ...?", "thank you")
+ACT = (r"(?:(?<!\bcan )(?<!\bcould )(?<!\bwould )(?<!\bwill )(?<!\bdid )(?<!\bdo )(?<!\bhave )(?<!\bhad )"
+       r"(?<!\bthank )(?<!\bif )(?<!\bplease )\byou(?:'ve| have| had)? (?:just |also |then |simply |completely |"
+       r"already |apparently )?|\byour (?:\w+ )?\w+ )" + _PAST + r"\b|"
+       r"(?<!\bcan )(?<!\bif )(?<!\bwhen )(?<!\bonce )(?<!\bbefore )(?<!\bafter )(?<!\bshould )(?<!\bdo )\byou "
+       r"(?:call|catch|use|import|return|create|open|pass|store|load|parse|retry|swallow|ignore|hardcode|mutate|"
+       r"sleep|spawn|print|log)\b(?! to\b)|"
+       r"\b(?:that|this|your) (?:answer|suggestion|explanation|claim|advice|reply|response|summary)\b|"
+       r"\byour (?:\w+ )?(?:code|docs|docstring|readme|comment|description|plan|review|"
+       r"tests?|fix|change|patch|script|function|version|migration|refactor\w*|commit|pr|implementation|query|edit|"
+       r"rewrite|solution|approach)\b")
+#: approval in the prompt: a cue next to an act is then no complaint ("you silenced the warning, thanks")
+APPROVAL = (r"\b(?:thanks|thank you|as (?:i )?(?:asked|planned|requested|discussed|agreed)|well done|good job|nice|"
+            r"great|perfect|exactly what i|looks good|lgtm)\b")
+_COUNT = (r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+          r"a hundred|hundreds|dozens|a dozen|a bunch)")
 
 #: English patterns, by reason code
 ENGLISH = (
@@ -93,7 +117,7 @@ ENGLISH = (
        r"rewriting|creating|making|putting|writing|ignoring|guessing|assuming|inventing|hallucinating|pretending|"
        r"apologi[sz]ing|repeating|overthinking|overengineering|second-guessing|breaking|skipping)\b"),
     _p(_COR, "guessing", r"\b(?:before|instead of|no more|keep|keeps) guessing\b"),
-    _p(_COR, "i asked", r"\bi asked (?:you )?(?:for|to)\b"),
+    _p(_COR, "i asked", r"(?<!what )(?<!as )\bi asked (?:you )?(?:for|to)\b"),
     _p(_COR, "again", r"\b(?:don't|never) (?:ever )?do (?:that|this) again\b"),
     # an imperative correction: the verb's object is the agent's work, not a feature ("an undo button") or a
     # question about a tool ("how do I undo this in git")
@@ -165,4 +189,131 @@ ENGLISH = (
        r"look at|ask|verify|try|compile|execute|open)\b"),
     _p(_EXP, "instead|the right|the correct|the proper", r"\binstead,? you\b|\bthe (?:right|correct|proper) "
        r"(?:way|approach|fix) (?:is|was|would (?:be|have been)) to\b"),
+    # -- cues that are dissatisfaction next to an act of the agent (see ``ACT``), ordinary words without one --
+    # what the agent said or used does not exist: "that flag is made up", "there is no such option"
+    cue(_NEG, "made up|invented|fabricated|hallucinated|imaginary|fictional|nonexistent|non-existent|no such|exist|"
+        "there's no|there is no|there are no|a real",
+        r"\b(?:made up|invented|fabricated|hallucinated|imaginary|fictional|non-?existent)\b(?! (?:of|by|for|in|to)\b)|"
+        r"\bno such\b|(?<!when )(?<!where )(?<!if )(?<!unless )\b(?:(?:that|this|it|which|they|those|these)(?: \w+)?|"
+        r"the \w+ you \w+) (?:doesn't|does not|don't|do not|never) exist(?:s|ed)?\b(?! yet)|"
+        r"\bthere(?:'s| is| are) no (?:\S+ ){1,2}?(?:flag|option|function|method|module|api|parameter|argument|"
+        r"endpoint|command|class|setting|attribute|keyword|package|library|version|field|property|hook|variable)s?\b|"
+        r"\b(?:isn't|is not|not) a real\b", ACT),
+    # the work does nothing: "it tests nothing", "passes even when ...", "nothing works"
+    cue(_NEG, "nothing|pass",
+        r"\b(?:tests?|checks?|asserts?|verif(?:y|ies)|covers?|does|did|changed|changes|achieves?|catch(?:es)?|"
+        r"proves?|accomplish(?:es|ed)?) (?:absolutely |literally |exactly )?nothing\b(?! (?:wrong|else|more)\b)|"
+        r"\bnothing (?:\w+s|worked|changed|happened|shows up)\b(?! (?:else|more)\b)|"
+        r"\b(?:always|even) pass(?:es|ed)\b|\bpass(?:es|ed)? (?:even|anyway|regardless|no matter)\b", ACT),
+    # disbelief: "Seriously?", "are you kidding me?"
+    cue(_NEG, "seriously|kidding|serious|joking|what the",
+        r"(?:^|[.!?,;:] ?)(?:seriously|are you (?:kidding|serious|joking)(?: me)?|what the (?:hell|heck|fuck))\s*[?!]",
+        ACT),
+    # a failure after the act: "now the build fails", "now it takes forever", "mypy now reports 50 errors"
+    cue(_NEG, "now|since then|and then|after that|afterwards",
+        r"\b(?:now|since then|and then|after that|afterwards)\b,? (?:(?!make|ensure|let|have|should|must|want|need|"
+        r"can|could|to\b|if\b|when|please)\w+ ){0,5}?(?:fail|fails|failing|failed|break|breaks|broke|broken|crash\w*|"
+        r"errors? out|throws|raises|hangs|(?:is|are) (?:red|broken|failing)|no longer|(?:can't|cannot|couldn't) \w+|"
+        r"(?:doesn't|won't) (?:even )?(?:work|build|compile|start|run|load|import|find|connect|pass)|takes? (?:forever|"
+        r"ages|minutes)|(?:much |way |\w+ times |\d+x )?slower)\b", ACT),
+    cue(_NEG, "errors|failures|failing tests|warnings",
+        r"\b(?:now|get|got|see|saw|shows?|showed|reports?|reported|gives?|gave|throws?|threw|raises?|produces?|"
+        r"produced|there are|with|has|have)\b[^.?!]{0,20}?\b" + _COUNT + r" (?:of )?(?:new )?(?:\w+ )?(?:errors|"
+        r"failures|failing tests|warnings)\b(?! (?:left|remaining|to go)\b)", ACT),
+    # the act went beyond what was asked: "I only wanted the one in main", "nobody asked you to"
+    cue(_COR, "only|just|simply|all i|asked",
+        r"\bi (?:only|just|simply) (?:wanted|asked(?: you)?(?: for)?|needed|meant|said|requested)\b(?! to (?:say|let|"
+        r"check|ask|confirm|thank|mention|know|see if|make sure|clarify)\b)|\ball i (?:wanted|asked for|asked you|"
+        r"needed|said)\b|\bi (?:wanted|asked for|needed) only\b|\b(?:nobody|no one) asked (?:you|for)\b", ACT),
+    # what the act took away, wanted back: "add them back", "bring the logging back"
+    cue(_COR, " back", r"\b(?:put|add|bring|move|change|turn|switch|set|restore)\b (?:\S+ ){0,4}?back\b"
+        r"(?! (?:to (?:me|you)|up|end|pressure)\b)(?! (?:on |off )?(?:after|when|once|later|tomorrow|next|until)\b)"
+        r"(?! (?:to|on|off) (?:\S+ ){0,2}?(?:before|by|after|when|once|until)\b)", ACT),
+    # the failure the act was to remove is back: "the same error comes back", "the crash reappeared"
+    cue(_REC, "back|reappear|resurfac|again|same",
+        r"\b(?:comes?|came|keeps? coming) back\b|\b(?:is|are) back\b(?! (?:to|online|up|in|on track|and running)\b)|"
+        r"\breappear(?:s|ed)?\b|\bresurfac(?:es|ed)\b|\bshows? up again\b|\bsame (?:\S+ )?(?:error|bug|failure|"
+        r"crash|exception|traceback)s?\b(?! (?:handling|format|message|type|class|code|style|page|handler)\b)"
+        r"(?![^.?!]{0,30}\b(?:too|also|elsewhere|exists?|other)\b)", ACT),
+    # the act hid a failure or undid the user's work: "swallowed the exception", "removed the hints I wrote"
+    cue(_NEG, "hid|mask|swallow|silenc|suppress|mute|papered|covered up|moved|deleted|removed|dropped|wiped|overwr|"
+        "erased|reverted|undid|discarded|threw away|rewr|reformatted|renamed|touched|took",
+        r"\b(?:hid|hides|hidden|masked|masks|swallowed|swallows|silenced|silences|suppressed|suppresses|muted|papered "
+        r"over|covered up|(?:only|just|merely) moved) (?:the |that |this |every |all (?:the )?)?(?:\w+ )?(?:bug|error|"
+        r"problem|issue|warning|symptom|failure|exception)s?\b(?! (?:handling|handler|message|code)\b)|"
+        r"\b(?:deleted|removed|dropped|wiped|overwrote|overwritten|erased|reverted|undid|discarded|threw away|rewrote|"
+        r"rewritten|reformatted|renamed|touched|took) (?:\w+ ){0,4}?(?:my (?:own )?\w+|(?:that |which )?i (?:wrote|"
+        r"added|made|had|put))\b", ACT),
+    # a verdict as a noun, what was never wired, an unreliable result
+    cue(_NEG, "hole|regression|vulnerab|disaster|backward|footgun|security|implemented|defined|exported|wired|"
+        "registered|called|half the time|every other|intermittent",
+        r"\b(?:that|this|it)(?:'s| is| was) (?:a |an )?(?:\w+ )?(?:hole|regression|vulnerability|disaster|step "
+        r"backwards?|footgun|security (?:risk|issue|problem))\b|\b(?:isn't|is not|wasn't|was not|never (?:got|gets|"
+        r"is|was)) (?:actually )?(?:implemented|defined|exported|wired up|registered|called)\b(?! yet)|"
+        r"\b(?:half the time|every other (?:time|run)|intermittently)\b", ACT),
+    # a claim or an act, then the failure still there: "you said it was fixed, but it still 500s"
+    cue(_REC, "still", r"\b(?:but|yet|however)\b,? (?:\w+ ){0,4}?still\b(?! (?:needs?|has to|have to|must|should|"
+        r"wants?|requires?|looks?|works?|passes|pass)\b)", ACT),
+    # the act set against what it should have been: "disabled the test instead of fixing it"
+    cue(_COR, "instead of", r"\binstead of (?!(?:no|some|any|every)thing\b)(?:\w+ )?\w+ing\b", ACT),
+    # a bare "Why?" after the act
+    cue(_RHE, "why", r"(?:^|[.!;,:] )(?:but |so |and )?why(?: though| on earth| exactly| the hell)?\s*\?", ACT),
+    # a regression: "doesn't build anymore", "it was linear before", "used to pass"
+    cue(_NEG, "anymore|before|used to",
+        r"\b(?:doesn't|don't|won't|can't|cannot|isn't|aren't) (?:even )?(?:work|build|compile|run|start|load|pass|open|"
+        r"import|connect|render|respond)(?:s|ing)?\b[^.?!]{0,30}\banymore\b|"
+        r"\b(?:was|were) (?:\w+ ){0,2}?(?:fine|working|linear|fast|faster|green|passing|ok|okay|correct|"
+        r"right|better|readable) before\b|\bused to (?:work|pass|run|build|compile|be (?:fast|fine|green|readable))\b",
+        ACT),
+    # the state the act left: "the logs are flooded", "the config is out of sync", "the table got truncated"
+    cue(_NEG, "flooded|spammed|unreadable|unusable|out of sync|corrupt|wiped|truncated|emptied|purged|erased|dropped|"
+        "deleted|destroyed|overwr|clobbered|supposed|banned|forbidden|allowed|prohibited|allow|permit|accept",
+        r"\b(?:is|are|was|were|got|get|gets|now|all|completely|totally) (?:\w+ )?(?:flooded|spammed|unreadable|"
+        r"unusable|out of sync|corrupt(?:ed)?)\b|\b(?:wiped|truncated|emptied|purged|erased|dropped|deleted|destroyed|"
+        r"overwrote|overwritten|clobbered) (?:\w+ ){0,3}?(?:tables?|database|db|data|records|rows|history|commits|work|"
+        r"production|prod|source|original|backup)\b|\b(?:is|are) supposed to (?:check|test|verify|catch|cover|prevent|"
+        r"guard|detect)\b|\b(?:is|are) (?:banned|"
+        r"forbidden|not allowed|prohibited)\b|\bwe (?:don't|do not|never) (?:allow|permit|accept)\b", ACT),
+    # what the act got the wrong way round or left out: "the axes are swapped", "every minute, not every hour",
+    # "leaves out the breaking change"
+    cue(_COR, "swapped|reversed|backwards|inverted|flipped|mixed up|wrong way|upside down|, not|left out|leaves out|"
+        "omit|missing",
+        r"\b(?:are|is|got|were|was|has|have) (?:\w+ ){0,2}?(?:swapped|reversed|backwards|inverted|flipped|mixed up|the "
+        r"wrong way round|upside down)\b|, not (?!(?:your|you|my|mine|ours|theirs)\b)(?:a |an |the |every |each )?\w+"
+        r"(?: \w+)?\s*(?:[.!]|$)|"
+        r"\b(?:leaves?|left) out\b|\bomit(?:s|ted)\b|\b(?:is|are) (?:still )?missing\b", ACT),
+    # a failure stated next to the act, in a clause that does not fix, test for, ask about or plan it: "so every
+    # plugin broke", "the scan is all red", "the parser chokes on it", "memory keeps growing"
+    cue(_NEG, "broke|fails|crash|chok|blew up|blows up|explode|panic|segfault|hangs| red|broken|failing| dead|"
+        "stopped working|no longer works|keeps|leak|infinite loop|never|off by|ooms|can't|cannot|slow as",
+        r"(?:^|[,;:.!?]|\b(?:so|and|but|now|then|which)\b)\s*(?:(?!(?:fix|solv|resolv|handl|prevent|avoid|catch|caught|"
+        r"found|find|reproduc|debug|investigat|test|make|ensure|sure|should|must|would|will|might|could|may|can|to|if|"
+        r"when|whether|unless|until|why|what|how|does|did|do|no|not|never|don't|doesn't|won't|isn't)\w*\b)[\w'-]+ )"
+        r"{0,6}?(?:broke|fails|crash(?:es|ed)|chok(?:es|ed)|blew up|blows up|explod(?:es|ed)|panic(?:s|ked)|"
+        r"segfault(?:s|ed)|hangs|ooms|(?:can't|cannot) (?:\w+ )?(?:sign|log|build|start|run|open|load|connect|deploy|"
+        r"install|import|use|find|read|reach)|(?:as|just as) slow as (?:before|ever)|(?:is|are) (?:\w+ )?(?:red|"
+        r"broken|failing|dead)|stopped working|no longer works|keeps "
+        r"(?:growing|increasing|climbing|restarting|crashing|failing|timing out|looping|leaking)|leaks memory|"
+        r"infinite loop|never (?:terminates|finishes|returns|expires|ends|stops)|(?:is |are )?off by (?:one|a|an|\d+))"
+        r"\b", ACT),
+    # the act denied its name: "that's not a fix", "this isn't a real solution"
+    cue(_NEG, "s not |t not |isn't |wasn't ",
+        r"\b(?:that|this|it)(?:'s| is|'s just| is just) not (?:a |an |the )?(?:real |proper |actual )?(?:fix|"
+        r"solution|answer|refactor(?:ing)?|test|improvement)\b|\b(?:that|this|it) (?:isn't|wasn't) (?:a |an |"
+        r"the )?(?:real |proper |actual )?(?:fix|solution|answer|refactor(?:ing)?|test|improvement)\b", ACT),
+    # the failing tests silenced, and the work declared done: "marked the failing tests as xfail", "called it done"
+    cue(_NEG, "failing|broken| red|called it",
+        r"\b(?:skipped|disabled|xfail\w*|commented out|deleted|removed|muted|marked) (?:the |all (?:the )?|those |"
+        r"these )?(?:failing|broken|red) tests?\b|\bcalled it (?:done|fixed|finished)\b", ACT),
+    # the agent's claim contradicted: "You said it's thread-safe. It isn't."; what the act skipped: "that needed a
+    # review"
+    cue(_NEG, "isn't|is not|doesn't|does not|wasn't|didn't|aren't|won't|can't|needed|required",
+        r"(?:^|[.!?;,] )(?:it|that|this|they) (?:isn't|is not|doesn't|does not|wasn't|"
+        r"didn't|aren't|won't|can't)\s*[.,!;]|\b(?:that|this|it) (?:needed|required) (?:a |an )?(?:review|"
+        r"approval|sign-off|discussion|tests?)\b", ACT),
+    # what the act names that is not there: "parameters the function doesn't take"
+    cue(_NEG, "n't take|n't have|n't accept|n't support|n't expose|n't define|not take|not have|not accept|not support|"
+        "not expose|not define",
+        r"\b(?:parameters?|arguments?|options?|flags?|fields?|methods?|attributes?|keys?) (?:that )?(?:the|it|this) "
+        r"\w+ (?:doesn't|does not|don't|do not) (?:take|have|accept|support|expose|define)\b", ACT),
 )

@@ -14,7 +14,7 @@ from ladder_plugins.agents.captures import ASK, ASK_REVIEWER, capture_entry
 from ladder_plugins.agents.classify import Classification, classify
 
 
-@pytest.mark.parametrize("prompt", ["Is this what you call done? Nothing works.",
+@pytest.mark.parametrize("prompt", ["Is this what you call done? Not even close.",
                                     "我让你只改一个函数，结果整个模块都没法用了。"])
 def test_a_prompt_the_patterns_miss_that_may_be_a_complaint_is_marked(prompt):
     assert classify(prompt, lambda: True) is None
