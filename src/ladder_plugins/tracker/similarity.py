@@ -1,28 +1,35 @@
 """Whether two pieces of feedback say the same thing: the tracker's matcher, deterministic and offline.
 
-A text becomes its content words (:func:`~.keywords.keywords_of`: lower case, stop words out,
-stemmed), folded a little further here (``merge``/``merging``, ``logger``/``logging``/``log``,
-``explicitly``/``explicit``), each weighted by how rare it is in the topic table (TF-IDF with
-the table's titles and paraphrases as the documents) and by :data:`GENERIC`, the words every
-kind of feedback uses (``user``, ``pass``, ``code``, ``file``), which weigh little.
+A text becomes its concepts: its content words (:func:`~.keywords.keywords_of`: lower case, stop words out,
+stemmed), folded a little further (``merge``/``merging``, ``explicitly``/``explicit``) and read through the concept
+lexicon of :mod:`.concepts`, whose phrases and words of coding guidelines become one concept each ("break it up",
+"chop it up" and "split" are ``split``; "API key" and ".env" are ``secret``). Each is weighted by how rare it is in
+the topic table (TF-IDF with the table's titles and paraphrases as the documents) and by :data:`GENERIC`, the
+words every kind of feedback uses (``user``, ``pass``, ``project``) and the lexicon's conditions (asked, unless,
+explicitly), which weigh little; a word only a rule's reason or an aside gives weighs :data:`REASON_WEIGHT`.
 
-The topic table anchors the meaning. A text is about the topic one of whose title or paraphrases
-it is closest to (cosine at least :data:`TOPIC_THRESHOLD`; a second topic as close within
-:data:`SECOND_TOPIC` too: "no print() or pdb.set_trace()" names two) and leans to every topic it
-is at least :data:`LEANING` close to. Two texts about topics are the same feedback exactly when
-they share one: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the default list
-is shared between calls" meet through ``mutable-defaults``; "Do not use print()" and "at most 5
-parameters" stay apart however their headings read. A text about a topic and a text leaning to it
-are the same feedback, unless both say most of what they say beyond the topic's own words and share none of
-it (:data:`REST_SHARE`): two rules about one topic that ask different things. The themes of :mod:`.themes`
-(feedback no check encodes: commit or push only when asked, ask before deleting) anchor meaning as topics do,
-but :meth:`Matcher.topic` never answers one. Otherwise the cosine of their weighted words decides (at least
-:data:`THRESHOLD`). Headings never take part: a source passes a piece's own words, and its heading
-only as context. The one topic an item's suggestion comes from is :meth:`Matcher.topic`: the
-closest, when it is ahead of the next by :data:`TOPIC_MARGIN`.
+The topic table anchors the meaning. A text is about the topic one of whose title or paraphrases it, or one of
+its clauses, is closest to (cosine at least :data:`TOPIC_THRESHOLD`; a second topic as close within
+:data:`SECOND_TOPIC` too: "no print() or pdb.set_trace()" names two) and leans to every topic it is at least
+:data:`LEANING` close to. A phrase counts only if the text shares enough with it (:func:`_grounded`: "no hardcoded
+paths" is no rule about secrets), only for a topic whose phrases name the thing the text is about
+(:data:`.concepts.OBJECTS`: "keep pull requests small" is no rule about functions), and, when the text names none
+of the phrase's core concepts (:data:`CORE_SHARE`), only to lean. Two texts about topics are the same feedback
+exactly when they share one: "Don't use mutable default arguments" and "def f(x=[]) is a bug: the default list
+is shared between calls" meet through ``mutable-defaults``; "Do not use print()" and "at most 5 parameters" stay
+apart however their headings read. A text about a topic and a text leaning to it are the same feedback, unless
+the two ask different things about it: they choose in different slots of the lexicon (the style of docstrings,
+their scope), or both say most of what they say beyond the topic's own words and share none of it
+(:data:`REST_SHARE`). The themes of :mod:`.themes` (feedback no check encodes: commit or push only when asked,
+ask before deleting) anchor meaning as topics do, but :meth:`Matcher.topic` never answers one. Otherwise the
+cosine of their weighted concepts decides (at least :data:`THRESHOLD`). Whatever the topics say, two texts that
+choose differently among alternatives, a rule and its exception, and (when they share no topic) a rule and its
+opposite or rules about two actions are different feedback (:mod:`.contrasts`). Headings never take part: a
+source passes a piece's own words, and its heading only as context. The one topic an item's suggestion comes from
+is :meth:`Matcher.topic`: the closest, when it is ahead of the next by :data:`TOPIC_MARGIN`.
 
-May import: ``keywords``, ``themes`` and ``topics`` of this package. Must not import: the sources, the state
-or anything that reads files.
+May import: ``concepts``, ``contrasts``, ``keywords``, ``themes`` and ``topics`` of this package. Must not import:
+the sources, the state or anything that reads files.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence
 
+from .concepts import CLASSES, OBJECTS, SLOTS, Lexicon, build
+from .contrasts import ACTIONS, choices, conflict, polarity, relaxes, rule_of
 from .keywords import keywords_of
 from .themes import THEMES, Theme
 from .topics import Topic
@@ -46,108 +55,78 @@ TOPIC_THRESHOLD = 0.5
 #: ... and when no other topic comes within this much of it (a tie is no topic)
 TOPIC_MARGIN = 0.05
 #: a second topic counts when it is at most this much less close than the first
-SECOND_TOPIC = 0.1
+SECOND_TOPIC = 0.08
 #: a text this close to a topic agrees with a text that is about it (two texts leaning to it are not enough)
 LEANING = 0.35
 #: two texts about one topic ask different things when each says at least this share of its weight beyond the
 #: topic's own words, in words the other does not use
-REST_SHARE = 0.5
+REST_SHARE = 0.65
+#: a concept at least this share of a topic's phrases name is its core: a text that names none at most leans to it
+CORE_SHARE = 0.75
 #: how much more a topic's keywords weigh in its title and paraphrases
 KEYWORD_BOOST = 2.0
 #: the weight of a word every kind of feedback uses, relative to its rarity
 GENERIC_WEIGHT = 0.25
-GENERIC = frozenset("""
-add all call case change check confirm confirmation describe doe ensur fix follow good help instead new
-pass passe project proper pull request return run sure tak take time user value work writ write written
-""".split())
 
-#: words that mean the same to a reviewer, folded to one (after stemming)
-_SAME_WORD = {
-    "logger": "log", "logg": "log", "logs": "log", "prints": "print", "print()": "print",
-    "params": "parameter", "param": "parameter", "parameters": "parameter", "args": "argument",
-    "arguments": "argument", "arg": "argument", "kwarg": "argument", "kwargs": "argument",
-    "docstr": "docstring", "docs": "documentation", "doc": "documentation", "documented": "documentation",
-    "documenting": "documentation", "document": "documentation",
-    "typo": "spell", "typos": "spell", "spelling": "spell", "misspell": "spell", "codespell": "spell",
-    "annotation": "hint", "annotate": "hint", "annotated": "hint", "hints": "hint",
-    "exception": "except", "exceptions": "except",
-    "commits": "commit", "committ": "commit", "committing": "commit",
-    "pr": "pull", "prs": "pull", "branch": "branch", "repo": "repository",
-    "tz": "timezone", "utc": "timezone", "secrets": "secret", "password": "secret", "token": "secret",
-    "credential": "secret", "apikey": "secret", "key": "secret", "keys": "secret",
-    "complexity": "complex", "maintainability": "maintain", "maintainable": "maintain",
-    "ask": "request", "asked": "request", "requested": "request",
-    "pdb": "breakpoint", "debugger": "breakpoint", "set_trace": "breakpoint",
-}
 _SUFFIXES = (("ally", "al"), ("ly", ""), ("e", ""))
 
 
 def _fold(word: str) -> str:
-    """A stemmed keyword folded once more: a few synonyms, ``-ly`` and a final ``e`` dropped
-    (``merge``/``merging`` → ``merg``, ``explicitly`` → ``explicit``)."""
-    word = _SAME_WORD.get(word, word)
-    if len(word) > 4 and word not in _SAME_WORD.values():
+    """A stemmed keyword folded once more: ``-ly`` and a final ``e`` dropped (``merge``/``merging`` → ``merg``,
+    ``explicitly`` → ``explicit``)."""
+    if len(word) > 4:
         for suffix, replacement in _SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= 4:
                 return word[: len(word) - len(suffix)] + replacement
     return word
 
 
+def _read(word: str) -> tuple[str, ...]:
+    """A word of the lexicon as the matcher reads a text's words (keywords, folded)."""
+    return tuple(_fold(w) for w in keywords_of(word.lower(), limit=None))
+
+
+#: the concept lexicon of :mod:`.concepts`, compiled (immutable)
+LEXICON = build(CLASSES, SLOTS, _read, OBJECTS)
+
+_GENERIC_WORDS = """
+add all call case change check confirm confirmation describe doe ensur fix follow good help instead new
+pass passe project proper pull request return run sure tak take time user value work writ write written git
+"""
+
+
+def _generic(words: str, lexicon: Lexicon) -> frozenset[str]:
+    """The concepts of ``words``, and the lexicon's conditions."""
+    return frozenset(lexicon.concept(w) for word in words.split() for w in _read(word)) | lexicon.conditions
+
+
+#: the words (concepts) every kind of feedback uses, and the conditions of the lexicon: they weigh little
+GENERIC = _generic(_GENERIC_WORDS, LEXICON)
+
+
+#: where a text's clauses end: after a full stop, a semicolon, a colon, a dash between spaces
+_CLAUSE = re.compile(r"(?<=[.;:!?])\s+|\s[\u2014\u2013-]{1,2}\s")
 _CALL = re.compile(r"\b([a-z_][a-z0-9_]*)\(\)")
 #: words written with a hyphen that are one word (``pre-commit`` is no commit)
 _COMPOUND = re.compile(r"\b(pre|f|no)-?(commit|strings?|verify)\b")
 _JOINED = {"fstrings": "fstr", "fstring": "fstr"}  # as the stemmer leaves ``fstring`` (``-ing`` off)
 #: ``str.format``/``.format()`` is a way to build strings, not the formatting of code
-_STR_FORMAT = re.compile(r"\bstr\.format\b|\.format\b(?:\(\))?")
+_STR_FORMAT = re.compile(r"\bstr\.format\b|\.format\b(?:\(\))?|\bformat\(\)")
 
 
-def words_of(text: str) -> tuple[str, ...]:
-    """The content words of ``text``, folded (see the module docstring), each once, in order."""
-    lowered = _STR_FORMAT.sub(" strformat ", text.lower())
+def words_of(text: str, lexicon: Lexicon = LEXICON) -> tuple[str, ...]:
+    """The concepts of ``text``: its content words, folded, read through ``lexicon`` (its phrases first), each
+    once, in order (see the module docstring)."""
+    lowered = lexicon.rewrite(_STR_FORMAT.sub(" strformat ", text.lower()))
     spaced = _COMPOUND.sub(lambda m: _JOINED.get(m[1] + m[2], m[1] + m[2]), _CALL.sub(r"\1 ", lowered))
-    return tuple(dict.fromkeys(_fold(word) for word in keywords_of(spaced, limit=None)))
+    return tuple(dict.fromkeys(lexicon.concept(_fold(word)) for word in keywords_of(spaced, limit=None)))
 
 
 #: a text's weighted words
 Vector = Mapping[str, float]
 
-#: a word only the reason for a rule gives weighs this much of its weight: the rule is what is asked
+#: a word only the reason for a rule or an aside gives weighs this much of its weight: the rule is what is asked
 REASON_WEIGHT = 0.4
-
-
-class _Reason:
-    """Where a rule's reason starts: "because", "since", "so that", "as it" (not a dash: what follows one is as
-    often the rule itself, "never store secrets in code: use environment variables")."""
-
-    _start = re.compile(r"\s(?:because|since|so that|as it|as they|which (?:is|are|makes?|can))\b", re.IGNORECASE)
-
-    def search(self, text: str) -> bool:
-        return self._start.search(text) is not None
-
-    def partition(self, text: str) -> tuple[str, str, str]:
-        found = self._start.search(text)
-        assert found is not None
-        return text[: found.start()], found.group(), text[found.end():]
-
-
-_REASON = _Reason()
-
-#: what a rule lets happen without asking (an opposite of "only when asked"), and what restricts
-_PERMITS = re.compile(r"\b(?:automatically|auto-\w+|immediately|unasked|without (?:asking|waiting|permission)|"
-                      r"frequently|incrementally|as you work|as work progresses|don'?t hesitate)\b", re.IGNORECASE)
-_RESTRICTS = re.compile(r"\b(?:never|not|no|don'?t|do not|only|unless|avoid|wait|ask(?:ed)? before)\b|n't\b",
-                        re.IGNORECASE)
-#: actions a workflow rule is about: two rules about different ones ("commit" / "push") are different feedback
-ACTIONS = frozenset({"commit", "push", "merg", "delet", "remov", "deploy", "releas", "rebas", "build"})
-
-
-def polarity(text: str) -> int:
-    """+1 when ``text`` lets something happen unasked ("commit as you work, unasked"), -1 when it restricts
-    ("never commit unless asked", "do not push automatically"), 0 when it says neither."""
-    cleared = re.sub(r"don'?t hesitate", " ", text, flags=re.IGNORECASE)
-    if _RESTRICTS.search(cleared):
-        return -1
-    return 1 if _PERMITS.search(text) else 0
 
 
 def _unit(weights: Mapping[str, float]) -> Vector:
@@ -177,6 +156,30 @@ def _rarity(documents: Sequence[set[str]]) -> dict[str, float]:
     return {word: math.log((count + 1) / (n + 1)) + 1 for word, n in frequency.items()}
 
 
+def _content(text: str) -> frozenset[str]:
+    """The concepts of ``text`` that say what it is about: not the generic ones, nor the conditions."""
+    return frozenset(words_of(text)) - GENERIC
+
+
+def _core(topic: Topic | Theme) -> frozenset[str]:
+    """The concepts at least :data:`CORE_SHARE` of a topic's phrases name: what it is about ("bare except" for the
+    bare-except topic; a text about catching exceptions in general names none)."""
+    phrases = [_content(p) for p in _phrases(topic)]
+    counts: dict[str, int] = {}
+    for words in phrases:
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(w for w, n in counts.items() if n >= CORE_SHARE * len(phrases))
+
+
+def _grounded(words: frozenset[str], anchor: frozenset[str]) -> bool:
+    """Whether a text of ``words`` shares enough with a phrase of ``anchor`` words to lean to its topic: two
+    concepts, or all of one of the two ("No hardcoded paths" shares one word with "No hardcoded secrets": no
+    evidence of secrets)."""
+    shared = words & anchor
+    return len(shared) >= 2 or bool(shared) and (shared == words or shared == anchor)
+
+
 @dataclass
 class Matcher:
     """The matcher for one topic table (its weights are the table's): see the module docstring."""
@@ -187,22 +190,37 @@ class Matcher:
     themes: Sequence[Theme] = THEMES
     _idf: dict[str, float] = field(init=False, default_factory=dict)
     _top: float = field(init=False, default=1.0)
-    _anchors: list[tuple[str, Vector]] = field(init=False, default_factory=list)
+    _anchors: list[tuple[str, Vector, frozenset[str], frozenset[str]]] = field(init=False, default_factory=list)
+    _index: dict[str, list[int]] = field(init=False, default_factory=dict)
+    _blank: dict[str, float] = field(init=False, default_factory=dict)
+    _words: dict[str, tuple[str, ...]] = field(init=False, default_factory=dict)
     _vectors: dict[str, Vector] = field(init=False, default_factory=dict)
     _close: dict[str, dict[str, float]] = field(init=False, default_factory=dict)
     _about: dict[str, frozenset[str]] = field(init=False, default_factory=dict)
     _groups: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(init=False, default_factory=dict)
     _own: dict[str, set[str]] = field(init=False, default_factory=dict)
     _theme_ids: frozenset[str] = field(init=False, default=frozenset())
+    _chosen: dict[str, tuple[frozenset[str], ...]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         anchors: list[Topic | Theme] = [*self.topics, *self.themes]
         documents = [set().union(*(words_of(p) for p in _phrases(t))) for t in anchors]
         self._idf = _rarity(documents)
         self._top = math.log(len(documents) + 1) + 1  # a word the table never uses is as rare as can be
-        self._anchors = [(t.id, self._anchor(t, p)) for t in anchors for p in _phrases(t)]
+        self._index_anchors(anchors)
         self._own = {t.id: document | set(words_of(" ".join(t.keywords))) for t, document in zip(anchors, documents)}
         self._theme_ids = frozenset(t.id for t in self.themes)
+
+    def _index_anchors(self, anchors: list[Topic | Theme]) -> None:
+        """Every title and paraphrase as an anchor (its topic, vector, concepts, and the core concepts it names),
+        and the anchors under each word they use: a text is compared with the anchors it shares a word with."""
+        cores = {t.id: _core(t) for t in anchors}
+        self._anchors = [(t.id, self._anchor(t, p), _content(p), _content(p) & cores[t.id])
+                         for t in anchors for p in _phrases(t)]
+        for number, (_, anchor, _, _) in enumerate(self._anchors):
+            for word in anchor:
+                self._index.setdefault(word, []).append(number)
+        self._blank = dict.fromkeys((t.id for t in anchors), 0.0)
 
     def _anchor(self, topic: Topic | Theme, phrase: str) -> Vector:
         """A title or paraphrase of ``topic``, the words of its keywords weighing :data:`KEYWORD_BOOST` times
@@ -215,11 +233,17 @@ class Matcher:
         only the reason gives (after "because", "since", "so that") weighs :data:`REASON_WEIGHT` of it."""
         known = self._vectors.get(text)
         if known is None:
-            rule, _, reason = _REASON.partition(text) if _REASON.search(text) else (text, "", "")
-            ruled = set(words_of(rule))
+            ruled = set(self.words(rule_of(text)))
             known = _unit({w: self._idf.get(w, self._top) * (GENERIC_WEIGHT if w in GENERIC else 1.0)
-                           * (1.0 if w in ruled else REASON_WEIGHT) for w in words_of(text)})
+                           * (1.0 if w in ruled else REASON_WEIGHT) for w in self.words(text)})
             self._vectors[text] = known
+        return known
+
+    def words(self, text: str) -> tuple[str, ...]:
+        """:func:`words_of` ``text``, kept: a scan reads each text many times."""
+        known = self._words.get(text)
+        if known is None:
+            known = self._words[text] = words_of(text)
         return known
 
     def cosine(self, first: str, second: str) -> float:
@@ -227,13 +251,35 @@ class Matcher:
         return _cosine(self.vector(first), self.vector(second))
 
     def _closeness(self, text: str) -> dict[str, float]:
-        """How close ``text`` is to each topic: its best cosine with the topic's title and paraphrases."""
-        if text not in self._close:
-            vector, best = self.vector(text), dict[str, float]()
-            for topic_id, anchor in self._anchors:
-                best[topic_id] = max(best.get(topic_id, 0.0), _cosine(vector, anchor))
-            self._close[text] = best
-        return self._close[text]
+        """How close ``text`` is to each topic: its best cosine with the topic's title and paraphrases, or its
+        clauses' (a rule and its elaboration: "Prefer small functions. If one exceeds 40 lines, break it up")."""
+        known = self._close.get(text)
+        if known is None:
+            known = self._close[text] = self._nearness(text)
+            clauses = [part for part in _CLAUSE.split(text) if len(set(self.words(part)) - GENERIC) >= 2]
+            for clause in clauses if len(clauses) > 1 else ():
+                for topic_id, close in self._nearness(clause).items():
+                    known[topic_id] = max(known[topic_id], close)
+        return known
+
+    def _nearness(self, text: str) -> dict[str, float]:
+        """:meth:`_closeness` of one text as a whole, each phrase's cosine limited by what the text names: a
+        phrase it shares too little with (:func:`_grounded`) is not near, nor is a topic none of whose phrases
+        name a thing the text is about (:data:`.concepts.OBJECTS`: "keep pull requests small" is no rule about
+        functions); a text that names none of the core concepts a phrase names (:func:`_core`) at most leans."""
+        vector, best, words = self.vector(text), dict(self._blank), frozenset(self.words(rule_of(text))) - GENERIC
+        things = words & LEXICON.objects
+        near = sorted(set().union(*(self._index.get(word, ()) for word in vector)))
+        for topic_id, anchor, anchor_words, core in map(self._anchors.__getitem__, near):
+            close = _cosine(vector, anchor)
+            if close < self.topic_threshold and not _grounded(words, anchor_words):
+                close = 0.0
+            elif things and not things & self._own[topic_id]:
+                close = 0.0
+            elif core and not words & core:
+                close = min(close, LEANING)
+            best[topic_id] = max(best[topic_id], close)
+        return best
 
     def topic(self, text: str) -> Optional[str]:
         """The id of the one topic ``text`` is most about, or ``None`` when it is about none (or two equally):
@@ -279,7 +325,7 @@ class Matcher:
         theirs, leant = self._together(tuple(others))
         if mine and theirs:
             shared = mine & theirs
-            if not shared or (topic is None and self._apart(text, others, shared)):
+            if not shared or (topic is None and self._asks_otherwise(text, others, shared)):
                 return 0.0
             return 2.0
         if mine:  # a topic a source named is never leant to
@@ -293,6 +339,13 @@ class Matcher:
         naming the topic."""
         own = set().union(*(self._own[t] for t in topics))
         return {w: v for w, v in self.vector(text).items() if w not in own and w not in GENERIC}
+
+    def _asks_otherwise(self, text: str, others: Sequence[str], shared: frozenset[str]) -> bool:
+        """Whether ``text`` asks something else than ``others``, all about the ``shared`` topics: it chooses in
+        other slots of the lexicon than any of them (:func:`.contrasts.conflict`: "Google-style docstrings" /
+        "docstrings for every public function"), or says something else beyond the topic (:meth:`_apart`)."""
+        mine = self._choices(text)
+        return any(conflict(mine, self._choices(other), True) for other in others) or self._apart(text, others, shared)
 
     def _apart(self, text: str, others: Sequence[str], shared: frozenset[str]) -> bool:
         """Whether ``text`` asks something else than every text of ``others`` about one of the ``shared`` topics:
@@ -323,12 +376,21 @@ class Matcher:
         """Whether two texts that share no topic of the table (a theme is no topic here) ask different things
         however alike their words: one lets happen unasked what the other restricts ("never commit unless
         asked" / "commit as you work"), or they are about different actions ("commit" / "push")."""
+        if relaxes(text) != relaxes(other) or conflict(self._choices(text), self._choices(other), False):
+            return True
         if (self.about(text) & self.about(other)) - self._theme_ids:
             return False
         if polarity(text) * polarity(other) < 0:
             return True
-        mine, theirs = ACTIONS.intersection(words_of(text)), ACTIONS.intersection(words_of(other))
+        mine, theirs = ACTIONS.intersection(self.words(text)), ACTIONS.intersection(self.words(other))
         return bool(mine and theirs and not mine & theirs)
+
+    def _choices(self, text: str) -> tuple[frozenset[str], ...]:
+        """What ``text`` chooses in each slot of the lexicon (see :func:`.contrasts.choices`)."""
+        known = self._chosen.get(text)
+        if known is None:
+            known = self._chosen[text] = choices(text, LEXICON, self.words)
+        return known
 
     def same(self, first: str, second: str) -> bool:
         """Whether two texts are the same piece of feedback."""

@@ -64,6 +64,32 @@ THEMES: tuple[Theme, ...] = (
         "Avoid magic numbers and magic strings", "Put literal values in named constants",
         "Use a named constant instead of a bare numeric literal", "Extract magic values into variables or config"),
         ("magic", "constant", "constants", "literal", "literals", "numeric")),
+    Theme("few-comments", "Comment sparingly: no comments that restate the code", (
+        "Keep comments to a minimum; the code should speak for itself", "No comments that repeat what the code does",
+        "Don't litter the code with obvious comments", "Avoid superfluous comments",
+        "Only comment when the user asks for comments"),
+        ("minimum", "sparingly", "obvious", "redundant", "superfluous", "restate", "repeat")),
+    Theme("comments-explain-why", "Comments explain why, not what", (
+        "Use comments to explain the reasoning behind non-obvious code", "Comment the intent, not the mechanics",
+        "Explain tricky logic and workarounds in a comment",
+        "Document the reason for a surprising decision in a comment"),
+        ("why", "reason", "reasoning", "intent", "tricky", "workaround", "decision")),
+    Theme("edit-history-comments", "No comments that narrate edits: the history belongs in version control", (
+        "Don't leave comments saying what you changed, added or removed", "No '# updated' or '# removed X' comments",
+        "Don't add comments that explain what was changed or why something was removed",
+        "Do not annotate code with notes about previous versions",
+        "Changes are described in the commit, not in comments"),
+        ("changed", "removed", "updated", "previous", "history", "narrate", "edit")),
+    Theme("scope", "Do what was asked, nothing more: no unrequested features or refactors", (
+        "Make only the changes the task needs", "Don't add functionality beyond the request",
+        "Avoid scope creep and over-engineering", "No drive-by refactors of unrelated code",
+        "Keep the change minimal and focused on the request"),
+        ("unrequested", "beyond", "scope", "minimal", "only", "unrelated", "drive-by")),
+    Theme("commit-attribution", "No assistant attribution in commits and pull requests", (
+        "Don't add a Co-Authored-By trailer for the assistant", "No 'Generated with' footer in commit messages",
+        "Leave the AI tool's name out of commit messages and pull request descriptions",
+        "Never credit Claude or any assistant as a co-author"),
+        ("attribution", "co-authored-by", "coauthor", "generated", "trailer", "footer", "credit")),
     Theme("english", "Write code, comments and documentation in English", (
         "All code, comments and docs in English", "Use English for identifiers, comments and commit messages",
         "Write documentation in English only"), ("english", "language")),

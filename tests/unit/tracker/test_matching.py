@@ -129,23 +129,21 @@ def _figures(rows: list[tuple[bool, str, str]]) -> tuple[float, float]:
     return hits / [told for told, _ in said].count(True), hits / [truth for _, truth in said].count(True)
 
 
-# the sets the matcher was tuned on (held-out 3 since the fourth round: 0.958 / 0.929 on all four), and the one
-# written before the fourth round and never tuned on; its floor is under what it measures (0.857 / 0.750, 0.812 /
-# 0.542 before that round), which is short of the 0.9 the tracker aims at
+# the sets the matcher was tuned on: held-out 4 since the fifth round (the concept lexicon and what keeps alike rules
+# apart), after which the five measure 0.983 / 0.959 together (0.940 / 0.893 before that round); held-out 5, written
+# before the fifth round, is held out: benchmarks/tracker_matching.py measures it, and no test reads it, so that
+# nobody tunes to it by running the tests
 TUNED = ("tracker_pairs_tuning.tsv", "tracker_pairs_heldout.tsv", "tracker_pairs_heldout2.tsv",
-         "tracker_pairs_heldout3.tsv")
-HELD_OUT = "tracker_pairs_heldout4.tsv"
+         "tracker_pairs_heldout3.tsv", "tracker_pairs_heldout4.tsv")
 
 
-@pytest.mark.parametrize("names, floor", [(TUNED, (0.93, 0.90)), ((HELD_OUT,), (0.82, 0.70))],
-                         ids=["tuned", "held-out"])
-def test_the_labelled_pairs_keep_their_precision_and_recall(names, floor):
-    """benchmarks/tracker_matching.py prints the figures per split; this holds a floor under the sets tuned on
-    and, lower, under the one never tuned on, so a change that loses either is seen."""
-    rows = [row for name in names for row in _labelled(name)]
+def test_the_labelled_pairs_keep_their_precision_and_recall():
+    """benchmarks/tracker_matching.py prints the figures per split; this holds a floor under the sets tuned on, so
+    a change that loses either is seen."""
+    rows = [row for name in TUNED for row in _labelled(name)]
     precision, recall = _figures(rows)
-    assert len(rows) >= (100 if len(names) > 1 else 40)
-    assert precision >= floor[0] and recall >= floor[1], (precision, recall)
+    assert len(rows) >= 240
+    assert precision >= 0.96 and recall >= 0.94, (precision, recall)
 
 
 def test_every_title_and_paraphrase_of_the_table_is_about_its_own_topic():
@@ -175,7 +173,9 @@ def test_the_same_rule_in_other_words_joins_its_item(text):
     assert Matcher(shipped_topics()).same(text, "bare except clause")
 
 
-@pytest.mark.xfail(strict=True, reason="known false join: a text that leans to a topic by one of its words ('except') "
-                   "joins an item fully about that topic; the old keyword rule kept them apart (one shared keyword)")
 def test_one_shared_word_does_not_join_an_item_about_a_topic():
-    assert not Matcher(shipped_topics()).same("except when the build is red", "bare except clause")
+    """The English "except" is no exception, and one word in common with a topic is no evidence of it: the old
+    keyword rule kept these apart (one shared keyword), and so does the matcher since the fifth round."""
+    matcher = Matcher(shipped_topics())
+    assert not matcher.same("except when the build is red", "bare except clause")
+    assert not matcher.same("bare except clause", "except when the build is red")
