@@ -131,8 +131,7 @@ def _figures(rows: list[tuple[bool, str, str]]) -> tuple[float, float]:
 
 # the sets the matcher was tuned on: held-out 4 since the fifth round (the concept lexicon and what keeps alike rules
 # apart), after which the five measure 0.983 / 0.959 together (0.940 / 0.893 before that round); held-out 5, written
-# before the fifth round, is held out: benchmarks/tracker_matching.py measures it, and no test reads it, so that
-# nobody tunes to it by running the tests
+# before the fifth round, was held out then and measured once after it (its own floor below)
 TUNED = ("tracker_pairs_tuning.tsv", "tracker_pairs_heldout.tsv", "tracker_pairs_heldout2.tsv",
          "tracker_pairs_heldout3.tsv", "tracker_pairs_heldout4.tsv")
 
@@ -144,6 +143,14 @@ def test_the_labelled_pairs_keep_their_precision_and_recall():
     precision, recall = _figures(rows)
     assert len(rows) >= 240
     assert precision >= 0.96 and recall >= 0.94, (precision, recall)
+
+
+def test_the_fifth_held_out_set_keeps_what_it_measured_once():
+    """held-out 5 was measured once, after the fifth round that never read it: 0.609 / 0.467 (0.625 / 0.333
+    before). Far below the sets tuned on, and kept here so that it is not lost either; a sixth round tunes on it
+    only after a new set is written."""
+    precision, recall = _figures(_labelled("tracker_pairs_heldout5.tsv"))
+    assert precision >= 0.58 and recall >= 0.45, (precision, recall)
 
 
 def test_every_title_and_paraphrase_of_the_table_is_about_its_own_topic():
