@@ -1,4 +1,4 @@
-"""``ladder feedback scan|report|add|list|check``: the feedback-ladder tracker."""
+"""``ladder feedback scan|report|add|list|check|merge|split``: the feedback-ladder tracker."""
 
 from __future__ import annotations
 
@@ -23,9 +23,16 @@ _ACTION_HELP = {
     "add": ("add a piece of review feedback (level 1) and count it now",
             "  ladder feedback add \"don't catch bare exceptions\" --keywords except,exception"),
     "list": ("the tracked items, one line each",
-             "  ladder feedback list                       id, level now, recommended level, occurrences"),
+             "  ladder feedback list                       id, level now, recommended level, occurrences\n"
+             "  ladder feedback list --sources             and each item's sources, numbered (for split)"),
     "check": ("exit 1 when an item has needed promotion for longer than [tool.ladder.feedback] grace_days",
               "  ladder feedback check                      for CI and pre-commit (off until grace_days is set)"),
+    "merge": ("correct the matcher: the feedback of OTHER items is KEEP's (their sources move into KEEP)",
+              "  ladder feedback merge no-bare-except never-catch   one item, counted again; kept across scans\n"
+              "  ladder feedback merge KEEP OTHER --dry-run         what would change, writing nothing"),
+    "split": ("correct the matcher: sources of ITEM (numbered as list --sources shows) are other feedback",
+              "  ladder feedback list --sources                     number each item's sources\n"
+              "  ladder feedback split type-hint 2 3                sources 2 and 3 to a new item; kept across scans"),
 }
 
 
@@ -39,6 +46,15 @@ def add_parsers(sub: Any) -> None:
     parsers["report"].add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parsers["report"].add_argument("--no-scan", action="store_true", help="report the state file as it is")
     parsers["add"].add_argument("text", metavar="TEXT", help="what the feedback says")
+    parsers["list"].add_argument("--sources", action="store_true",
+                                 help="number each item's counted sources, with their text (what split names)")
+    parsers["merge"].add_argument("keep", metavar="KEEP", help="the item that stays (its id and topic kept)")
+    parsers["merge"].add_argument("others", metavar="OTHER", nargs="+", help="an item whose feedback is KEEP's")
+    parsers["split"].add_argument("item", metavar="ITEM", help="the item the matcher joined wrongly")
+    parsers["split"].add_argument("sources", metavar="SOURCE", nargs="+",
+                                  help="the number of a source that is other feedback (list --sources)")
+    for name in ("merge", "split"):
+        parsers[name].add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
     parsers["add"].add_argument("--keywords", metavar="WORDS", default="",
                                 help="comma-separated keywords to match it by (added to its own words)")
 
@@ -87,8 +103,36 @@ def _list(args: argparse.Namespace) -> int:
     from ..tracker.render import report_text
 
     tracker = _tracker(args)
-    print(report_text(tracker.read().tracked(), tracker.topics, tracker.state_file.shown))
+    print(report_text(tracker.read().tracked(), tracker.topics, tracker.state_file.shown, sources=args.sources))
     return EXIT_OK
+
+
+def _corrected(args: argparse.Namespace, done: Any, what: str, state_file: Any) -> int:
+    """What a merge or split did (or would do), and each item it left, as it now reads."""
+    from ..tracker.model import LEVELS
+
+    written = not args.dry_run
+    print(f"{'' if written else 'would '}{what}; {plural(done.moved, 'source')} moved in "
+          f"{clean(state_file.shown)}" + ("" if written else " (not written)"))
+    for item in done.items:
+        print(f"  {clean(item.id)}: {plural(item.occurrences, 'occurrence')}; level {item.current_level} "
+              f"({LEVELS.get(item.current_level, '?')}) at {clean(item.current_location or '-')}; recommended level "
+              f"{item.recommended_level}{'' if item.promoted else ' (to promote)'}: {clean(item.topic)}")
+    return EXIT_OK
+
+
+def _merge(args: argparse.Namespace) -> int:
+    tracker = _tracker(args)
+    done, _ = tracker.merge(args.keep, args.others, dry_run=args.dry_run)
+    what = f"merge {', '.join(map(clean, done.removed))} into {clean(args.keep)}"
+    return _corrected(args, done, what, tracker.state_file)
+
+
+def _split(args: argparse.Namespace) -> int:
+    tracker = _tracker(args)
+    done, _ = tracker.split(args.item, args.sources, dry_run=args.dry_run)
+    what = f"split {plural(done.moved, 'source')} of {clean(args.item)} into new item {clean(done.created[0])}"
+    return _corrected(args, done, what, tracker.state_file)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -106,7 +150,8 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if late else EXIT_OK
 
 
-_ACTIONS = {"scan": _scan, "report": _report, "add": _add, "list": _list, "check": _check}
+_ACTIONS = {"scan": _scan, "report": _report, "add": _add, "list": _list, "check": _check, "merge": _merge,
+            "split": _split}
 
 
 def _feedback(args: argparse.Namespace) -> int:

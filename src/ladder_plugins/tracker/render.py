@@ -115,9 +115,23 @@ def _text_item(item: TrackerItem, topics: Sequence[Topic]) -> list[str]:
     return lines
 
 
-def report_text(tracked: Tracked, topics: Sequence[Topic], state_path: str) -> str:
+def _text_sources(item: TrackerItem) -> list[str]:
+    """An item's counted sources, numbered from 1 as ``ladder feedback split`` names them, each on one line."""
+    lines = []
+    for number, src in enumerate(item.sources, 1):
+        said = clean(" ".join(str(src.get("text") or "").split()))
+        when = f" ({clean(str(src['when']))})" if src.get("when") else ""
+        found = f"level {clean(str(src.get('level', '?')))} {clean(str(src.get('source') or '?'))}"
+        lines.append(f"      {number}. {found} at {clean(str(src.get('location') or '-'))}{when}: {said}")
+    return lines or ["      (no sources counted)"]
+
+
+def report_text(tracked: Tracked, topics: Sequence[Topic], state_path: str, sources: bool = False) -> str:
+    """One item after another, those to promote first; with ``sources`` each item's sources numbered under it."""
     items = tracked.items
     ordered = sorted(items, key=lambda i: (not due(i), -gap(i)[0], i.id))
     head = f"feedback ladder: {plural(len(items), 'item')} in {clean(state_path)}, {sum(map(due, items))} to promote"
     note = LEVEL_CHOICES.replace("`", "")
-    return "\n".join([head] + [line for item in ordered for line in _text_item(item, topics)] + [note])
+    return "\n".join([head] + [line for item in ordered
+                               for line in _text_item(item, topics) + (_text_sources(item) if sources else [])]
+                     + [note])

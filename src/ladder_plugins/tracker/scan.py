@@ -27,7 +27,8 @@ from .promotion import is_promoted, recommended_level
 from .similarity import Matcher
 from .topics import Topic
 
-__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "topic_for"]
+__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "topic_for", "start_item", "recount",
+           "stored_sighting", "settle", "scan_order"]
 
 #: the built-in sources, registered only when the tracker runs
 BUILTIN_SOURCES = (
@@ -142,13 +143,7 @@ class _Apply:
         return self.trusted[-best[1]] if best[0] > 0 else None
 
     def _new_item(self, sighting: Sighting, keywords: Sequence[str]) -> dict[str, Any]:
-        named = [str(i.get("id")) for i in self.items if isinstance(i, dict)]
-        item: dict[str, Any] = {
-            "id": kebab_id(keywords, named),
-            "topic": topic_of(sighting.text), "keywords": list(keywords[:MAX_KEYWORDS]),
-            "occurrences": 0, "first_seen": self._when(sighting), "last_seen": self._when(sighting),
-            "current_level": sighting.level, "current_location": sighting.location,
-            "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
+        item = start_item(sighting, keywords, self.items, self._when(sighting))
         self.items.append(item)
         self.trusted.append(item)
         self.scan.new_items.append(item["id"])
@@ -161,9 +156,7 @@ class _Apply:
 
     def _count(self, item: dict[str, Any], sighting: Sighting) -> None:
         when = self._when(sighting)
-        item["occurrences"] = number_of(item, "occurrences") + 1
-        item["first_seen"] = min(str(item.get("first_seen") or when), when)
-        item["last_seen"] = max(str(item.get("last_seen") or when), when)
+        _tally(item, when)
         counted = {"identity": sighting.identity, "level": sighting.level, "source": sighting.source,
                    "location": sighting.location, "when": when, "text": sighting.text[:_EXCERPT]}
         item.setdefault("ladder", {}).setdefault("sources", []).append(
@@ -196,6 +189,72 @@ class _Apply:
         if named is not None:
             return next((t for t in self.topics if t.id == named), None)
         return topic_for(_texts(item), self.topics, self.matcher)
+
+
+def start_item(sighting: Sighting, keywords: Sequence[str], items: Sequence[Any], when: str) -> dict[str, Any]:
+    """A new item for ``sighting`` (not yet counted), as a scan starts one: its id from ``keywords`` (the text's
+    keywords, as :func:`.keywords.keywords_of` gives them), unique among ``items``; its topic line from the
+    text."""
+    named = [str(i.get("id")) for i in items if isinstance(i, dict)]
+    return {"id": kebab_id(keywords, named), "topic": topic_of(sighting.text),
+            "keywords": list(keywords[:MAX_KEYWORDS]), "occurrences": 0, "first_seen": when, "last_seen": when,
+            "current_level": sighting.level, "current_location": sighting.location,
+            "recommended_level": 1, "promoted": True, "ladder": {"sources": []}}
+
+
+def _tally(item: dict[str, Any], when: Optional[str]) -> None:
+    """One occurrence more, on the day ``when`` (no day: the dates stay)."""
+    item["occurrences"] = number_of(item, "occurrences") + 1
+    if when:
+        item["first_seen"] = min(str(item.get("first_seen") or when), when)
+        item["last_seen"] = max(str(item.get("last_seen") or when), when)
+
+
+def recount(item: dict[str, Any], unbacked: int = 0) -> None:
+    """An item's ``occurrences``, ``first_seen`` and ``last_seen`` counted again from its sources as a scan
+    counts them, one occurrence on its day each, after ``unbacked`` occurrences no source of it stands for
+    (another tool counted them; their days are the item's dates as stored, kept only while there are some)."""
+    dates = ("first_seen", "last_seen")
+    item["occurrences"] = unbacked
+    if not unbacked:
+        item.update({key: None for key in dates if key in item})  # counted again below, each in its place
+    for src in _sources(item):
+        if isinstance(src, dict):
+            _tally(item, _day(src))
+    for key in dates:
+        if key in item and item[key] is None:
+            del item[key]
+
+
+def _day(src: dict[str, Any]) -> Optional[str]:
+    when = src.get("when")
+    return when if isinstance(when, str) and when else None
+
+
+def stored_sighting(src: Any) -> Optional[Sighting]:
+    """The sighting a counted source (as an item keeps it under ``ladder.sources``) was, or ``None`` when it
+    does not read as one."""
+    if not _shaped(src):
+        return None
+    found = Sighting(src["level"], src["text"], str(src.get("location") or ""), str(src.get("source") or ""),
+                     src["identity"], _day(src), dated=str(src.get("dated") or ""))
+    return found if _valid_sighting(found) else None
+
+
+def _shaped(src: Any) -> bool:
+    return isinstance(src, dict) and all(isinstance(src.get(key), kind)
+                                         for key, kind in (("level", int), ("text", str), ("identity", str)))
+
+
+def settle(items: list[Any], changed: Sequence[tuple[dict[str, Any], list[Sighting]]], topics: Sequence[Topic],
+           today: date, new: Sequence[str] = ()) -> None:
+    """Where each item of ``changed`` (items of ``items``, each with the sightings of it) is encoded, its
+    recommended level, ``promoted`` and ``due_since``, decided as a scan decides them at its end; the items
+    named in ``new`` as the items a scan starts."""
+    work = _Apply(items, None, topics, today)
+    work.scan.new_items = list(new)
+    for item, seen in changed:
+        work._levels(item, seen)
 
 
 def _locate(item: dict[str, Any], extra: dict[str, Any], seen: list[Sighting]) -> None:
@@ -239,13 +298,19 @@ def _counts(sighting: Sighting) -> bool:
     return _starts_items(sighting)  # a pattern ("history-pattern") sums hotspots: not counted again
 
 
+def scan_order(sighting: Sighting) -> tuple[bool, int, str, str]:
+    """The order a scan puts sightings in (see :func:`apply_sightings`): where an item is encoded is the first
+    of its strongest sightings in it."""
+    return not _starts_items(sighting), sighting.level, sighting.source, sighting.identity
+
+
 def apply_sightings(items: list[Any], sightings: Iterable[Sighting], pm: Any, topics: Sequence[Topic],
                     today: date) -> Scan:
     """Put ``sightings`` into ``items`` (the state's list, changed in place). Those that may start an item go
     first, the enforced checks (which only say where an item is encoded) after them: so a first scan and the
     next one find the same items for each check, and a second scan changes nothing."""
     work = _Apply(items, pm, topics, today)
-    for sighting in sorted(sightings, key=lambda s: (not _starts_items(s), s.level, s.source, s.identity)):
+    for sighting in sorted(sightings, key=scan_order):
         work.add(sighting)
     return work.finish()
 

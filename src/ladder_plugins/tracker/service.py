@@ -7,6 +7,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from ..errors import LadderError
+from .correct import Correction, merge, split
 from .item import TrackerItem
 from .promotion import Overdue, due, overdue
 from .state import State, StateFile
@@ -72,6 +74,28 @@ class Tracker:
         entry = add_note(folder, self.settings.root, text, keywords, now_utc())
         scan, state = self.scan()
         return entry, scan, state
+
+    def merge(self, keep: str, others: Sequence[str], *, dry_run: bool = False) -> tuple[Correction, State]:
+        """The feedback of ``others`` is ``keep``'s (:func:`.correct.merge`); written unless ``dry_run``."""
+        return self._correct(lambda items: merge(items, keep, others, self.topics, self.today), dry_run)
+
+    def split(self, item: str, sources: Sequence[str], *, dry_run: bool = False) -> tuple[Correction, State]:
+        """The sources numbered ``sources`` of ``item`` are other feedback (:func:`.correct.split`); written
+        unless ``dry_run``."""
+        return self._correct(lambda items: split(items, item, sources, self.topics, self.today), dry_run)
+
+    def _correct(self, change: Callable[[list[Any]], Correction], dry_run: bool) -> tuple[Correction, State]:
+        """``change`` made to the state's items: under the lock and written atomically, or with ``dry_run`` to
+        the state as read, writing nothing; a state that may not be written is refused, nothing changed."""
+        if dry_run:
+            state = self.state_file.read(repair=False)
+            return change(state.items), state
+        with self.state_file.updating() as state:
+            if state.read_only:
+                raise LadderError(f"{self.state_file.shown} is read-only to this ladder-plugins (see the warning "
+                                  "above); nothing was changed")
+            done = change(state.items)
+        return done, state
 
     def overdue(self, state: State) -> list[Overdue]:
         """Items needing promotion for more than ``grace_days`` (none while ``grace_days`` is unset)."""
