@@ -34,7 +34,7 @@ __all__ = ["WEIGHTS", "ASK_AT", "Model", "features", "train", "load"]
 WEIGHTS = "complaint_weights.json"
 #: a prompt this likely a complaint is worth the reviewer's question
 ASK_AT = 0.5
-#: the training's settings (passes over the rows, learning rate, L2 decay, shuffling seed), chosen by leaving
+#: the training's settings (passes over the rows, learning rate, L2 decay, the shuffle's start), chosen by leaving
 #: each tuning split out in turn and measuring on it
 _EPOCHS, _RATE, _DECAY, _SEED = 40, 0.2, 1e-3, 0
 #: weights are written rounded to this many decimals, and smaller ones left out
