@@ -201,6 +201,7 @@ class Matcher:
     _own: dict[str, set[str]] = field(init=False, default_factory=dict)
     _theme_ids: frozenset[str] = field(init=False, default=frozenset())
     _chosen: dict[str, tuple[frozenset[str], ...]] = field(init=False, default_factory=dict)
+    _leaning: dict[str, tuple[int, bool]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         anchors: list[Topic | Theme] = [*self.topics, *self.themes]
@@ -376,14 +377,23 @@ class Matcher:
         """Whether two texts that share no topic of the table (a theme is no topic here) ask different things
         however alike their words: one lets happen unasked what the other restricts ("never commit unless
         asked" / "commit as you work"), or they are about different actions ("commit" / "push")."""
-        if relaxes(text) != relaxes(other) or conflict(self._choices(text), self._choices(other), False):
+        (mine_polarity, mine_relaxes), (their_polarity, their_relaxes) = self._stance(text), self._stance(other)
+        if mine_relaxes != their_relaxes or conflict(self._choices(text), self._choices(other), False):
             return True
         if (self.about(text) & self.about(other)) - self._theme_ids:
             return False
-        if polarity(text) * polarity(other) < 0:
+        if mine_polarity * their_polarity < 0:
             return True
         mine, theirs = ACTIONS.intersection(self.words(text)), ACTIONS.intersection(self.words(other))
         return bool(mine and theirs and not mine & theirs)
+
+    def _stance(self, text: str) -> tuple[int, bool]:
+        """``text``'s :func:`.contrasts.polarity` and whether it :func:`.contrasts.relaxes` a rule, kept: a scan
+        asks for them once per sighting and text of every item, and the regular expressions are the cost."""
+        known = self._leaning.get(text)
+        if known is None:
+            known = self._leaning[text] = (polarity(text), relaxes(text))
+        return known
 
     def _choices(self, text: str) -> tuple[frozenset[str], ...]:
         """What ``text`` chooses in each slot of the lexicon (see :func:`.contrasts.choices`)."""

@@ -31,3 +31,25 @@ def test_small_commits_and_magic_numbers_meet_their_paraphrases():
     assert MATCHER.same("Keep commits small and focused on a single task or issue.",
                         "One cohesive change per commit, never bundle unrelated changes.")
     assert MATCHER.same("No magic numbers in business code", "Put literal values in named constants")
+
+
+def test_a_scan_reads_each_texts_stance_once(monkeypatch):
+    """A scan compares each sighting with every text of every item: the regular expressions of a text's
+    polarity and exceptions run once per text and matcher, not once per comparison (the scan's cost)."""
+    from ladder_plugins.tracker import similarity
+
+    calls: dict[str, int] = {}
+
+    def counted(function):
+        def wrapper(text: str):
+            calls[text] = calls.get(text, 0) + 1
+            return function(text)
+        return wrapper
+
+    monkeypatch.setattr(similarity, "polarity", counted(similarity.polarity))
+    monkeypatch.setattr(similarity, "relaxes", counted(similarity.relaxes))
+    matcher = Matcher(shipped_topics())
+    item = ["Never commit unless explicitly asked", "Do not push unless explicitly asked."]
+    for text in ["Commit as you work, unasked", "Prefer small functions", "Run the linter before pushing"] * 3:
+        matcher.score(text, item)
+    assert calls and max(calls.values()) == 2  # polarity and relaxes, once each
