@@ -2,7 +2,10 @@
 
 Instruction and rules files (and hook configurations) are dated from their source, never from the
 day of the scan: the author date ``git blame --porcelain`` gives the piece's first line; for a line
-not committed yet (or a file git does not track), the file's modification time. Outside a git
+blame gives no date in a file with nothing uncommitted, the file's last commit (``git log``); for a line
+not committed yet (or a file git does not track), the file's modification time. A name that is a
+symlink (or lies below one) leading inside the project is dated by the real file's path, which is the
+one git knows (git blames a link as a one-line file holding its target). Outside a git
 repository, in a shallow clone (where blame gives the clone's boundary commit to every old line),
 or when git fails or runs out of time, every date is the file's modification time, and the
 sighting says which (:attr:`Dated.how`). Every call is one bounded git process
@@ -12,6 +15,7 @@ Dates are UTC days, ``YYYY-MM-DD``.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -101,16 +105,27 @@ class Dating:
 
     def lines(self, path: Path, rel: str) -> tuple[dict[int, Dated], Dated]:
         """The day each committed line of ``path`` was written (by line number), and the day of any other line:
-        the file's last commit when git tracks it and it is unchanged, else its modification time."""
+        the file's last commit when git tracks it and blame found no uncommitted line, else its modification
+        time. ``rel`` is ``path`` as the sighting names it; git is asked about the real file (:meth:`_tracked`)."""
         if self.why_not():
             return {}, self._file_time(path)
         from ..history.gitprocess import GitUnavailable
 
+        rel = self._tracked(path, rel)
         try:
             blamed = self._git(["blame", "--porcelain", "--", rel])
         except GitUnavailable:
             return {}, self._last_commit(path, rel)
-        return _parse_blame(blamed), self._file_time(path)
+        uncommitted = re.search(f"^{_NOT_COMMITTED} ", blamed, re.M) is not None
+        return _parse_blame(blamed), self._file_time(path) if uncommitted else self._last_commit(path, rel)
+
+    def _tracked(self, path: Path, rel: str) -> str:
+        """The path git knows ``path`` by: the real file's, relative to the root, when ``path`` is a symlink (or
+        lies below a symlinked directory) leading inside the root; else ``rel``."""
+        try:
+            return Path(os.path.realpath(path)).relative_to(self.context.root.resolve()).as_posix()
+        except (ValueError, OSError):
+            return rel
 
     def file(self, path: Path, rel: str) -> Dated:
         """The day a whole file (a hook configuration) was last changed: its last commit when it has none
@@ -119,6 +134,7 @@ class Dating:
             return self._file_time(path)
         from ..history.gitprocess import GitUnavailable
 
+        rel = self._tracked(path, rel)
         try:
             changed = self._git(["status", "--porcelain", "--", rel]).strip()
         except GitUnavailable:

@@ -35,6 +35,7 @@ __all__ = [
     "Piece",
     "pieces_of",
     "rule_files",
+    "read_once",
     "ladder_feedback_sources",
 ]
 
@@ -461,16 +462,57 @@ def rule_files(directory: Path, context: SourceContext, suffix: str, recursive: 
     return _Walk(context, suffix, recursive).run(directory)
 
 
+# ---------------------------------------------------------------------------
+# one file under several names (a symlink, a hard link) is read once
+
+_DOCUMENT, _CLAUDE_RULE, _CURSOR_RULE = "document", "rule", "cursor rule"
+
+
+def _same_file(path: Path, root: Path) -> object:
+    """What two names of one file share: its device and inode (symlinks followed), for a file inside the
+    (resolved) ``root``; a missing file, or one leading outside, is itself (read_source says why not)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path
+    return (info.st_dev, info.st_ino) if inside(path, root) else path
+
+
+def _is_own_path(path: Path, context: SourceContext, root: Path) -> bool:
+    """Whether ``path`` is its file's own path (no symlink on the way to it)."""
+    return Path(os.path.realpath(path)) == root / relative(path, context.root)
+
+
+def read_once(names: List[Tuple[Path, str]], context: SourceContext) -> List[Tuple[Path, str]]:
+    """``names`` (a path and how to read it, in the scan's order) with one name per real file: the file's own
+    path when it is one of them, else the first in the scan's order (``CLAUDE.md`` -> ``AGENTS.md`` is read as
+    ``AGENTS.md``; ``CONTRIBUTING.md`` -> ``docs/contributing.md`` as ``CONTRIBUTING.md``; of two hard links,
+    the first read). Feedback written down in one place is one occurrence, under one stable location."""
+    root = context.root.resolve()
+    keys = [_same_file(path, root) for path, _ in names]
+    chosen: dict[object, Tuple[Path, str]] = {}
+    for key, name in zip(keys, names):
+        if key not in chosen or (_is_own_path(name[0], context, root)
+                                 and not _is_own_path(chosen[key][0], context, root)):
+            chosen[key] = name
+    return [name for key, name in zip(keys, names) if chosen[key] is name]
+
+
+def _read(path: Path, how: str, context: SourceContext, dating: Dating) -> List[Sighting]:
+    if how == _DOCUMENT:
+        return _read_document(path, context, dating)
+    return _read_rule(path, context, cursor=how == _CURSOR_RULE, dating=dating)
+
+
 @hookimpl
 def ladder_feedback_sources(context: SourceContext) -> Optional[List[Sighting]]:
     """Level-2 sightings (level 3 for a rules file scoped to paths): instruction files, ``.claude/rules/**/*.md``,
-    ``.cursor/rules/*.mdc``."""
+    ``.cursor/rules/*.mdc``; a file reached by several names is read once (:func:`read_once`)."""
+    names = [(context.root / name, _DOCUMENT) for name in ROOT_DOCUMENTS]
+    names += [(path, _CLAUDE_RULE) for path in rule_files(context.root / ".claude" / "rules", context, ".md", True)]
+    names += [(path, _CURSOR_RULE) for path in rule_files(context.root / ".cursor" / "rules", context, ".mdc", False)]
     found: List[Sighting] = []
     dating = Dating(context)
-    for name in ROOT_DOCUMENTS:
-        found.extend(_read_document(context.root / name, context, dating))
-    for path in rule_files(context.root / ".claude" / "rules", context, ".md", recursive=True):
-        found.extend(_read_rule(path, context, cursor=False, dating=dating))
-    for path in rule_files(context.root / ".cursor" / "rules", context, ".mdc", recursive=False):
-        found.extend(_read_rule(path, context, cursor=True, dating=dating))
+    for path, how in read_once(names, context):
+        found.extend(_read(path, how, context, dating))
     return found
