@@ -24,6 +24,7 @@ from ...ladderdir.paths import inside
 from ..dating import Dated, Dating
 from ..files import identity_of, read_source, relative
 from ..model import Sighting, SourceContext
+from .asking import is_feedback
 
 if TYPE_CHECKING:
     from ...readers.frontmatter import FrontMatter
@@ -300,6 +301,11 @@ class _File:
         return self.dates.get(line, self.otherwise)
 
 
+def _feedback(pieces: Iterable[Piece]) -> List[Piece]:
+    """The pieces that are feedback: not a link, a path, a URL, nor what a named thing is (:mod:`.asking`)."""
+    return [piece for piece in pieces if is_feedback(piece.text)]
+
+
 def _sightings(file: _File, pieces: Iterable[Piece], scope: str, level: int = 2) -> List[Sighting]:
     suffix = f" ({scope})" if scope else ""
     return [
@@ -325,7 +331,7 @@ def _read_document(path: Path, context: SourceContext, dating: Optional[Dating] 
     document = _split(text, strict=False)
     body = _without_gemini_memories(document.body) if path.name == "GEMINI.md" else document.body
     file = _File.at(path, context, dating)
-    return _sightings(file, pieces_of(body, document.body_line), "")
+    return _sightings(file, _feedback(pieces_of(body, document.body_line)), "")
 
 
 def _without_gemini_memories(body: str) -> str:
@@ -348,7 +354,7 @@ def _read_rule(path: Path, context: SourceContext, cursor: bool, dating: Optiona
     document = _split(text, strict=True)
     problems = list(document.problems)
     scope = _scope(document.data, cursor, problems)
-    pieces = _description(text, document, problems) + pieces_of(document.body, document.body_line)
+    pieces = _description(text, document, problems) + _feedback(pieces_of(document.body, document.body_line))
     if problems:
         context.warn(f"{rel}: {'; '.join(problems)}")
     return _sightings(_File.at(path, context, dating), pieces, scope, level_of_rule(scope))
