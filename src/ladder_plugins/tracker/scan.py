@@ -84,11 +84,15 @@ def scan_sources(pm: Any, context: SourceContext) -> list[Sighting]:
 
 
 def topic_for(texts: Sequence[str], topics: Sequence[Topic], matcher: Optional[Matcher] = None) -> Optional[Topic]:
-    """The row of the topic table the first of ``texts`` that is about one is about (an item's topic line
-    first, then the texts counted in it), by :meth:`.similarity.Matcher.topic`; ``None`` when none is."""
+    """The row of the topic table most of ``texts`` are about (an item's topic line first, then the texts counted
+    in it), by :meth:`.similarity.Matcher.topic`; of topics as many texts are about, the one the earliest text is
+    about; ``None`` when none is. One aside in an item of many texts does not pick its suggestion."""
     matcher = matcher or Matcher(topics)
-    found = next((t for t in map(matcher.topic, texts) if t is not None), None)
-    return next((t for t in topics if t.id == found), None)
+    found = [t for t in map(matcher.topic, texts) if t is not None]
+    if not found:
+        return None
+    best = max(found, key=lambda topic_id: (found.count(topic_id), -found.index(topic_id)))
+    return next((t for t in topics if t.id == best), None)
 
 
 def _texts(item: dict[str, Any]) -> list[str]:

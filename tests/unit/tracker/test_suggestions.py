@@ -85,3 +85,16 @@ def test_not_merging_without_tests_is_a_coverage_gate_not_a_merge_conflict_check
 
 def test_the_table_holds_twenty_python_review_comments_at_least():
     assert len([c for c, topic in REVIEW_COMMENTS if topic]) >= 20
+
+
+def test_an_item_is_about_the_topic_most_of_its_texts_are_about_not_its_first_aside():
+    from ladder_plugins.tracker.scan import topic_for
+    from ladder_plugins.tracker.topics import shipped_topics
+
+    topics = shipped_topics()
+    majority = topic_for(["Never commit secrets.", "Do not print() for diagnostics",
+                          "No print statements in library code"], topics)
+    assert majority is not None and majority.id == "print-statements"
+    tie = topic_for(["Never commit secrets.", "Avoid bare except clauses"], topics)
+    assert tie is not None and tie.id == "secrets"  # as many texts each: the earliest text's topic
+    assert topic_for(["Run the tests before you commit."], topics) is None
