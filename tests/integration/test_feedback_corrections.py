@@ -12,6 +12,7 @@ from datetime import date
 
 import pytest
 
+from ladder_plugins.errors import LadderError
 from ladder_plugins.tracker.correct import merge, split
 from ladder_plugins.tracker.keywords import kebab_id, keywords_of
 
@@ -179,3 +180,13 @@ def test_occurrences_another_tool_counted_without_a_source_stay_counted():
     assert seed["recommended_level"] == 3 and seed["promoted"] is False
     with pytest.raises(Exception, match="cannot split every source away"):
         split(items, "no-merge-without-tests", ["1"], [], date(2026, 6, 1))
+
+
+@pytest.mark.parametrize("wrong", ["\u00b2", "9" * 5000, "\u2460"], ids=["superscript", "5000-digits", "circled"])
+def test_a_source_number_int_cannot_read_is_an_error_not_a_traceback(wrong):
+    """``str.isdigit`` is true of '²', '①' and of 5,000 nines, which ``int`` refuses (a ValueError, a traceback)."""
+    items = [{"id": "run-test-commit", "topic": TESTS[0], "occurrences": 2, "current_level": 2,
+              "ladder": {"sources": [_source("CLAUDE.md#1", TESTS[0], "2026-05-02"),
+                                     _source("CLAUDE.md#2", TESTS[1], "2026-05-02", "CLAUDE.md:4")]}}]
+    with pytest.raises(LadderError, match="has no source .*: it has sources 1-2"):
+        split(items, "run-test-commit", [wrong], [], date(2026, 6, 1))

@@ -118,7 +118,8 @@ def _numbers(given: Sequence[str], item_id: str, count: int) -> list[int]:
     every source of the item is an error too (a split leaves at least one)."""
     numbers: list[int] = []
     for text in given:
-        number = int(text) if str(text).strip().isdigit() else 0
+        digits = str(text).strip()
+        number = int(digits) if digits.isdecimal() and len(digits) <= 9 else 0  # isdigit: also '²', int refuses
         if not 1 <= number <= count:
             has = f"sources 1-{count}" if count > 1 else "source 1" if count else "no sources"
             raise LadderError(f"item {item_id!r} has no source {text!r}: it has {has} "
