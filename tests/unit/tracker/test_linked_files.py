@@ -136,3 +136,23 @@ def test_a_line_blame_gives_no_date_has_the_files_last_commit_not_its_file_time(
     monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
     dates, otherwise = Dating(SourceContext(root=repo)).lines(repo / "AGENTS.md", "AGENTS.md")
     assert dates == {} and (otherwise.day, otherwise.how) == ("2026-03-02", "git log")
+
+
+def test_a_broken_link_a_loop_a_directory_and_a_link_outside_are_warnings_naming_them(tmp_path):
+    """A missing CLAUDE.md is silent; one that is a symlink to nothing is a mistake the person should hear of."""
+    root = tmp_path / "app"
+    (root / "d").mkdir(parents=True)
+    (root / "AGENTS.md").write_text(AGENTS)
+    (tmp_path / "outside.md").write_text(CONTRIBUTING)
+    os.symlink("nowhere.md", root / "CLAUDE.md")
+    os.symlink("CODING_STANDARDS.md", root / "GEMINI.md")
+    os.symlink("GEMINI.md", root / "CODING_STANDARDS.md")
+    os.symlink("d", root / "CONTRIBUTING.md")
+    (root / ".claude").mkdir()
+    os.symlink("../../outside.md", root / ".claude" / "CLAUDE.md")
+    items, _, warnings = _scan(root)
+    assert sorted(items) == ["Keep pull requests small", "Never use a bare except clause"]
+    assert all(i["occurrences"] == 1 for i in items.values())
+    for name in ("CLAUDE.md", "GEMINI.md", "CODING_STANDARDS.md", "CONTRIBUTING.md", ".claude/CLAUDE.md"):
+        assert sum(w.startswith(f"{name}: ") for w in warnings) == 1, (name, warnings)
+    assert "CLAUDE.md: a symlink to nothing ('nowhere.md'); skipped" in warnings

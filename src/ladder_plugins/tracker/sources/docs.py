@@ -504,7 +504,28 @@ def read_once(names: List[Tuple[Path, str]], context: SourceContext) -> List[Tup
     return [name for key, name in zip(keys, names) if chosen[key] is name]
 
 
+def _broken_link(path: Path, context: SourceContext) -> bool:
+    """Whether ``path`` is a symlink to nothing, said (read_source is silent on a missing file, as a project
+    without a ``GEMINI.md`` is usual; a link to a file that is gone is a mistake to hear of)."""
+    try:
+        if not path.is_symlink():
+            return False
+        path.stat()
+    except FileNotFoundError:
+        try:
+            target = repr(os.readlink(path))
+        except OSError:
+            target = "gone"
+        context.warn(f"{relative(path, context.root)}: a symlink to nothing ({target}); skipped")
+        return True
+    except OSError:  # a loop, a denied directory: read_source says which
+        return False
+    return False
+
+
 def _read(path: Path, how: str, context: SourceContext, dating: Dating) -> List[Sighting]:
+    if _broken_link(path, context):
+        return []
     if how == _DOCUMENT:
         return _read_document(path, context, dating)
     return _read_rule(path, context, cursor=how == _CURSOR_RULE, dating=dating)
