@@ -93,11 +93,22 @@ def train(rows: Iterable[tuple[str, int]]) -> Model:
     return Model(bias, weights)
 
 
+def _number(value: Any) -> bool:
+    """A finite number a float holds: ``json.loads`` accepts ``NaN`` and ``Infinity``, which would make every
+    prompt certain, and integers no float holds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _model_of(data: Any) -> Optional[Model]:
-    if not isinstance(data, dict) or not isinstance(data.get("bias"), (int, float)):
+    if not isinstance(data, dict) or not _number(data.get("bias")):
         return None
     weights = data.get("weights")
-    if not isinstance(weights, dict) or not all(isinstance(w, (int, float)) for w in weights.values()):
+    if not isinstance(weights, dict) or not all(_number(w) for w in weights.values()):
         return None
     return Model(float(data["bias"]), {str(k): float(w) for k, w in weights.items()})
 

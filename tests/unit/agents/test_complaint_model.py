@@ -89,3 +89,29 @@ def test_a_weights_file_that_is_not_a_model_is_no_model(tmp_path, monkeypatch, t
 def test_the_weights_file_is_sorted_json_with_rounded_weights():
     data = json.loads((REPO / "src" / "ladder_plugins" / "agents" / complaint_model.WEIGHTS).read_text("utf-8"))
     assert list(data["weights"]) == sorted(data["weights"]) and all(w != 0 for w in data["weights"].values())
+
+
+@pytest.mark.parametrize("text", ['{"bias": NaN, "weights": {}}', '{"bias": Infinity, "weights": {}}',
+                                  '{"bias": 0, "weights": {"w:you": Infinity, "w:broke": -Infinity}}',
+                                  '{"bias": 0, "weights": {"w:you": NaN}}', '{"bias": true, "weights": {}}',
+                                  '{"bias": 0, "weights": {"w:you": false}}', '{"bias": 1' + "0" * 400 + ', "weights": {}}'],
+                         ids=["NaN bias", "infinite bias", "infinite weights", "NaN weight", "bool bias", "bool weight",
+                              "an integer no float holds"])
+def test_a_weights_file_with_numbers_no_model_has_is_no_model(tmp_path, monkeypatch, text):
+    # json.loads accepts NaN and Infinity: such a model finds every prompt certainly a complaint (the sigmoid's clamp
+    # turns NaN into 60), so every prompt the patterns miss would be marked for the reviewer; an integer no float
+    # holds made float() raise OverflowError, which load() did not catch, out of the classifier plugin
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / complaint_model.WEIGHTS).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(complaint_model.resources, "files", lambda package: folder)
+    assert load() is None
+
+
+@pytest.mark.parametrize("prompt", ["", "\x00" * 100, "you \ud800 broke \u202e it", "。，！？" * 10000, "x" * (1 << 20),
+                                    "你" * 40000, "'a " * 20000])
+def test_the_model_reads_any_prompt(prompt):
+    model = load()
+    assert model is not None
+    assert 0.0 <= model.probability(prompt) <= 1.0
+    assert isinstance(features(prompt), tuple)
