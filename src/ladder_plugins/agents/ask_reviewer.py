@@ -41,5 +41,6 @@ def ask(prompt: str) -> Optional[tuple[str, ...]]:
 
 @hookimpl(trylast=True)
 def ladder_classify_feedback(prompt: str, deadline: float) -> Optional[Sequence[str]]:
-    """The hook: :func:`ask`; ``deadline`` is not needed, the answer costs about a millisecond."""
+    """The hook: :func:`ask`; ``deadline`` is not needed, the answer costs a few milliseconds (the model's first
+    reading included)."""
     return ask(prompt)

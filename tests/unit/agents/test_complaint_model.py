@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 
 import pytest
@@ -82,7 +83,7 @@ def test_a_weights_file_that_is_not_a_model_is_no_model(tmp_path, monkeypatch, t
     folder = tmp_path / "pkg"
     folder.mkdir()
     (folder / complaint_model.WEIGHTS).write_text(text, encoding="utf-8")
-    monkeypatch.setattr(complaint_model.resources, "files", lambda package: folder)
+    monkeypatch.setattr(complaint_model.pkgutil, "get_data", lambda package, name: (folder / name).read_bytes())
     assert load() is None
 
 
@@ -104,7 +105,7 @@ def test_a_weights_file_with_numbers_no_model_has_is_no_model(tmp_path, monkeypa
     folder = tmp_path / "pkg"
     folder.mkdir()
     (folder / complaint_model.WEIGHTS).write_text(text, encoding="utf-8")
-    monkeypatch.setattr(complaint_model.resources, "files", lambda package: folder)
+    monkeypatch.setattr(complaint_model.pkgutil, "get_data", lambda package, name: (folder / name).read_bytes())
     assert load() is None
 
 
@@ -115,3 +116,15 @@ def test_the_model_reads_any_prompt(prompt):
     assert model is not None
     assert 0.0 <= model.probability(prompt) <= 1.0
     assert isinstance(features(prompt), tuple)
+
+
+def test_reading_the_model_imports_nothing_the_prompt_path_does_not_need():
+    """The model is read on the prompt path: ``random`` serves training only, and ``importlib.resources`` brings
+    ``tempfile``, ``shutil``, ``zipfile``, ``bz2`` and ``lzma`` (some 10 ms on a cold start) to read one file."""
+    probe = ("import sys\n"
+             f"sys.path.insert(0, {str(REPO / 'src')!r})\n"
+             "from ladder_plugins.agents import complaint_model\n"
+             "assert complaint_model.load() is not None\n"
+             "print(sorted(m for m in ('random', 'tempfile', 'importlib.resources', 'zipfile') if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[-1:] == ["[]"], done.stderr
