@@ -23,7 +23,7 @@ ACT = (r"(?<![给跟和让叫请问])你(?:刚才|刚刚|之前|上次|又|竟�
        r"(?<![给跟和让叫请问])你(?:不是)?说(?:过)?(?!得对)|你的(?:修改|改动|代码|提交|补丁|修复|方案|实现|版本|重构|脚本|测试)|"
        r"(?<![给跟和让叫请问])你(?!们|的|能|可以|帮|来|看|先|再|觉得|认为|知道|好|是不是|要|需要|应该|得)[^，。！？,.!?]{1,12}?了"
        r"(?![吗吧么])")
-#: approval in the prompt: a cue next to an act is then no complaint (你删掉的日志确实没用，谢谢)
+#: approval in the prompt: a cue next to an act is then no complaint (你把异常屏蔽了，谢谢); a phrase still is (没用，谢谢)
 APPROVAL = r"谢谢|多谢|辛苦|不错|很好|挺好|干得好|干得漂亮|正是我要|没问题|按计划|如我所说|就是这样|说得对"
 
 #: Chinese patterns, by reason code (no word boundaries in Chinese: lookarounds keep "对不对"/"行不行" out)

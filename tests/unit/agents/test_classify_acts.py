@@ -325,9 +325,18 @@ def test_a_cue_far_from_the_act_is_not_about_it():
     assert classify("You renamed the config class, and now the release job fails.", lambda: True) is not None
 
 
-def test_approval_outweighs_a_cue():
-    assert classify("You silenced the deprecation warnings in the tests.", lambda: True) is not None
-    assert classify("You silenced the deprecation warnings in the tests, thanks.", lambda: True) is None
+@pytest.mark.parametrize("cue, approved", [
+    ("You silenced the deprecation warnings in the tests.", "You silenced the deprecation warnings in the tests, thanks."),
+    ("你把异常屏蔽了", "你把异常屏蔽了，谢谢"),  # the example of patterns_zh.APPROVAL
+])
+def test_approval_outweighs_a_cue(cue, approved):
+    assert classify(cue, lambda: True) is not None
+    assert classify(approved, lambda: True) is None
+
+
+def test_approval_does_not_outweigh_a_phrase():
+    # 没用 is a phrase of its own, not a cue: the example patterns_zh.APPROVAL gave before is captured
+    assert classify("你删掉的日志确实没用，谢谢", lambda: True) is not None
 
 
 def _unsound(pattern, text: str) -> bool:
