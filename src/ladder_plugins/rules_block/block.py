@@ -86,6 +86,8 @@ DEMOTED_CAPS = (TITLE_CAP, 100, 70, 50, 32, 20)
 _RANK = {name: number for number, name in enumerate(SEVERITIES)}
 _SAFE_PUNCT = frozenset(" _./:#@-',;()!?%+=&$\\")  # the backslash: agent_data's escape of a speaker's word
 _DAY = re.compile(r"\d{4}-\d\d-\d\d")
+#: what a heading ends with after its title's " (": the count (``heading_line``)
+_COUNT_TAIL = re.compile(r"\d+\u00d7\)")
 #: a body line starting with one of these would read as a heading, a demoted line or the closing line
 _STRUCTURAL = ("#", "-", MORE_PREFIX[0], "<")
 #: a section's first line as the writer gives it: a full heading, or a demoted line
@@ -211,7 +213,9 @@ def gives_in_full(block: str, severity: str, title: str) -> bool:
     """Whether a written block holds a section of this severity and title in full (its heading, whatever its
     count has grown to since), not only named in a demoted line."""
     heading = f"{FULL_PREFIX}{severity}: {plain_line(title, TITLE_CAP) or '(untitled)'} ("
-    return any(line.startswith(heading) for line in block.splitlines())
+    # the count must follow: "Never catch Exception (" also begins the heading of "Never catch Exception (in ...)"
+    return any(line.startswith(heading) and _COUNT_TAIL.fullmatch(line[len(heading):].rstrip()) is not None
+               for line in block.splitlines())
 
 
 def demoted_line(section: Section, cap: int = TITLE_CAP) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from ladder_plugins.agents.prompt_hook import HookConfig, lessons_for
 from ladder_plugins.lessons.store import Draft, publish, read_lessons
-from ladder_plugins.rules_block.block import TITLE_CAP, lesson_sections, render_block
+from ladder_plugins.rules_block.block import TITLE_CAP, gives_in_full, lesson_sections, render_block
 
 NOW = "2026-11-01T10:00:00Z"
 CUTOFF = "2026-12-01T00:00:00Z"
@@ -52,3 +52,11 @@ def test_a_count_grown_since_the_block_was_written_still_finds_the_lesson_in_it(
     _publish(tmp_path, "Never catch Exception in the parser", count=5)
     assert "(5\u00d7)" not in block
     assert lessons_for("the parser except clause again", HookConfig(root=tmp_path), CUTOFF, block) == ""
+
+
+def test_a_lesson_whose_title_begins_another_given_in_full_is_still_given(tmp_path):
+    # "### Major: Never catch Exception (in the parser) (3×)" gives that lesson, not one titled "Never catch Exception"
+    _publish(tmp_path, "Never catch Exception (in the parser)")
+    block = render_block(lesson_sections(read_lessons(tmp_path))).text
+    assert gives_in_full(block, "Major", "Never catch Exception (in the parser)")
+    assert not gives_in_full(block, "Major", "Never catch Exception")
