@@ -129,7 +129,12 @@ def cross_validate(rows: Sequence[Row]) -> str:
                 yes = model.probability(row.prompt) >= ASK_AT
                 hits, said, wanted = hits + (yes and row.label == 1), said + yes, wanted + row.label
     return (f"complaint model alone, each tuning split measured by a model trained on the others: precision "
-            f"{hits / said:.3f}  recall {hits / wanted:.3f}  ({hits} of {wanted} complaints, {said} said yes)")
+            f"{_ratio(hits, said):.3f}  recall {_ratio(hits, wanted):.3f}  ({hits} of {wanted} complaints, {said} "
+            f"said yes)")
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else float("nan")
 
 
 def write_model(rows: Sequence[Row]) -> None:

@@ -57,3 +57,9 @@ def test_precision_and_recall_stay_above_their_floors(splits, referent, precisio
     score = bench.score(rows)
     assert (score.precision >= precision, score.recall >= recall, score.reviewed_recall >= reviewed) == (
         True, True, True), score
+
+
+def test_cross_validation_prints_no_figure_it_has_no_rows_for():
+    # a --data file whose model says yes to nothing (or holds no complaint) printed a ZeroDivisionError
+    rows = [bench.Row(0, True, "en", "request", split, f"add a flag number {n}") for n, split in enumerate(bench._TUNING)]
+    assert "precision nan  recall nan" in bench.cross_validate(rows)
