@@ -30,7 +30,7 @@ REASONS = (
 class Pattern:
     """One phrase family of a reason code: a regular expression over the lower-cased prompt, looked at only when
     one of its triggers (literal text every match contains) is in the prompt. Compiling all of them costs
-    some 20 ms, more than the rest of the hook; a prompt holds the triggers of a few, so only those are
+    some 30 ms, more than the rest of the hook; a prompt holds the triggers of a few, so only those are
     compiled (by :func:`re.search`, whose cache keeps them for the process)."""
 
     code: str
