@@ -12,17 +12,24 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_feedback", "asks", "plain"]
+__all__ = ["READ", "is_feedback", "asks", "plain"]
+
+#: a piece is judged by its first this many characters: whether it opens with a name and asks something shows
+#: there, and the path pattern's work grows with the square of what it reads (a line of 50,000 dashes)
+READ = 1000
 
 _PATH = (r"(?:[\w.~*@-]*/[\w.~*@{}-]*/[\w./*@{}-]*|[\w.~*@-]*/[\w*@{}-]*\.[\w./*@{}-]*|[\w.~*@-]+/(?!\w)"
          r"|/[\w.*@{}-]+|[\w-]+\.[a-z]\w{0,5})")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _URL = re.compile(r"<?\b(?:https?|ftp|file)://[^\s>]+>?|\bwww\.[^\s>]+")
-_CODE = re.compile(r"(`+).*?\1")
+#: a code span opens and closes with backtick runs of one length, each a whole run (pairing a run with part of a
+#: longer one made a line of backticks cubic work)
+_TICKS = r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)"
+_CODE = re.compile(_TICKS)
 _PATHS = re.compile(rf"(?<![\w']){_PATH}(?![\w'])")
 _WORD = re.compile(r"[^\W\d_]+")
 #: a piece that opens with one of these names a thing (a link, inline code, a path)
-_NAMED = re.compile(rf"^\W*(?:!?\[[^\]]*\]\([^)]*\)|(`+).*?\1|{_PATH}(?![\w']))")
+_NAMED = re.compile(rf"^\W*(?:!?\[[^\]]*\]\([^)]*\)|{_TICKS}|{_PATH}(?![\w']))")
 _NORMS = re.compile(
     r"\b(?:must|mustn'?t|should|shouldn'?t|shall|never|always|don'?t|do not|does not|doesn'?t|can'?t|cannot|"
     r"avoid|prefer|preferred|only|needs? to|needn'?t|make sure|ensure|please|instead|"
@@ -62,7 +69,9 @@ def asks(text: str) -> bool:
 
 
 def is_feedback(text: str) -> bool:
-    """Whether a piece of an instruction file is feedback (see the module docstring)."""
+    """Whether a piece of an instruction file is feedback (see the module docstring), by its first :data:`READ`
+    characters."""
+    text = text[:READ]
     if not _WORD.search(plain(text)):
         return False
     return asks(text) if _NAMED.match(text) else True

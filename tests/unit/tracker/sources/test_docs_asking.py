@@ -72,3 +72,40 @@ def test_real_rules_in_many_forms_stay_feedback(text):
 ])
 def test_names_of_places_and_descriptions_of_named_things_are_not(text):
     assert not is_feedback(text)
+
+
+HOSTILE = {"backticks": "`" * 50_000, "dashes": "-" * 50_000, "dashes and slashes": "-/" * 25_000,
+           "a name then backticks": "`ruff` " + "`" * 50_000, "brackets": "[a](" * 12_500}
+
+
+def test_hostile_pieces_are_judged_in_bounded_work_not_hours():
+    """A piece of 50 KB of backticks took the inline-code pattern's backtracking some half an hour (cubic), 50 KB
+    of dashes the path pattern's about 30 s: a scan of one such file never ended. The work is bounded now; a
+    child process with a generous deadline tells a hang from an answer without timing anything."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, sys\nfrom ladder_plugins.tracker.sources.asking import is_feedback\n"
+            "print(json.dumps({k: is_feedback(v) for k, v in json.loads(sys.stdin.read()).items()}))")
+    done = subprocess.run([sys.executable, "-c", code], input=json.dumps(HOSTILE), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert set(json.loads(done.stdout)) == set(HOSTILE)
+
+
+@pytest.mark.parametrize("text, spans", [
+    ("run `ruff` via `make lint`", 2), ("``a ` b`` stays one span", 1), ("`a``b` is one span", 1),
+    ("an unclosed ` tick", 0), ("``` three then one ` is none", 0),
+])
+def test_inline_code_spans_pair_runs_of_the_same_length(text, spans):
+    from ladder_plugins.tracker.sources import asking
+
+    assert len(asking._CODE.findall(text)) == spans
+
+
+def test_a_piece_is_judged_by_its_head():
+    from ladder_plugins.tracker.sources.asking import READ
+
+    head = "`ruff` via `make lint`"
+    assert is_feedback(head + " " * READ + "You must run it.") == is_feedback(head) is False
