@@ -43,7 +43,7 @@ ACT = (r"(?:(?<!\bcan )(?<!\bcould )(?<!\bwould )(?<!\bwill )(?<!\bdid )(?<!\bdo
 #: approval in the prompt: a cue next to an act is then no complaint ("you silenced the warning, thanks")
 APPROVAL = (r"\b(?:thanks|thank you|as (?:i )?(?:asked|planned|requested|discussed|agreed)|well done|good job|nice|"
             r"great|perfect|exactly what i|looks good|lgtm)\b")
-_COUNT = (r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+_COUNT = (r"(?:0*[1-9]\d*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
           r"a hundred|hundreds|dozens|a dozen|a bunch)")
 
 #: English patterns, by reason code
@@ -203,7 +203,8 @@ ENGLISH = (
     cue(_NEG, "nothing|pass",
         r"\b(?:tests?|checks?|asserts?|verif(?:y|ies)|covers?|does|did|changed|changes|achieves?|catch(?:es)?|"
         r"proves?|accomplish(?:es|ed)?) (?:absolutely |literally |exactly )?nothing\b(?! (?:wrong|else|more)\b)|"
-        r"\bnothing (?:\w+s|worked|changed|happened|shows up)\b(?! (?:else|more)\b)|"
+        r"\bnothing (?!(?:fails|breaks|crashes|errors|regresses|leaks|hangs|complains|warns|explodes)\b)"
+        r"(?:\w+s|worked|changed|happened|shows up)\b(?! (?:else|more)\b)|"
         r"\b(?:always|even) pass(?:es|ed)\b|\bpass(?:es|ed)? (?:even|anyway|regardless|no matter)\b", ACT),
     # disbelief: "Seriously?", "are you kidding me?"
     cue(_NEG, "seriously|kidding|serious|joking|what the",
@@ -212,7 +213,8 @@ ENGLISH = (
     # a failure after the act: "now the build fails", "now it takes forever", "mypy now reports 50 errors"
     cue(_NEG, "now|since then|and then|after that|afterwards",
         r"\b(?:now|since then|and then|after that|afterwards)\b,? (?:(?!make|ensure|let|have|should|must|want|need|"
-        r"can|could|to\b|if\b|when|please)\w+ ){0,5}?(?:fail|fails|failing|failed|break|breaks|broke|broken|crash\w*|"
+        r"can|could|to\b|if\b|when|please|nothing\b|no\b|none\b|never\b|zero\b|0\b)\w+ ){0,5}?"
+        r"(?:fail|fails|failing|failed|break|breaks|broke|broken|crash\w*|"
         r"errors? out|throws|raises|hangs|(?:is|are) (?:red|broken|failing)|no longer|(?:can't|cannot|couldn't) \w+|"
         r"(?:doesn't|won't) (?:even )?(?:work|build|compile|start|run|load|import|find|connect|pass)|takes? (?:forever|"
         r"ages|minutes)|(?:much |way |\w+ times |\d+x )?slower)\b", ACT),

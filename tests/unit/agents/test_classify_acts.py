@@ -347,3 +347,27 @@ def _unsound(pattern, text: str) -> bool:
 def test_the_triggers_of_every_pattern_are_in_every_match_of_these_prompts():
     texts = [cleaned(prompt).lower() for prompt in DISSATISFIED + NOT_DISSATISFIED]
     assert [(p.source[:40], t) for p in PATTERNS for t in texts if _unsound(p, t)] == []
+
+
+#: good news next to an act: a count of zero, or nothing failing, is no failure (found in review, not in the data)
+GOOD_NEWS = [
+    "You fixed the loader and now mypy shows 0 errors.",
+    "You changed the loader, make sure mypy reports 0 errors",
+    "You added the cache. Now the tests pass and nothing fails.",
+    "You rewrote the retry loop and nothing breaks any more.",
+    "你改了配置，现在 0 个报错了",
+    "你改了配置，现在没有报错了",
+    "你把缓存加上了，现在不报错了",
+]
+
+
+@pytest.mark.parametrize("prompt", GOOD_NEWS)
+def test_a_zero_count_or_nothing_failing_is_not_a_failure(prompt):
+    assert classify(prompt, lambda: True) is None
+
+
+@pytest.mark.parametrize("prompt", ["You fixed the loader and now mypy shows 10 errors.",
+                                    "You added the cache and now nothing works.", "你改了配置，现在 10 个报错"])
+def test_a_count_above_zero_or_nothing_working_still_is(prompt):
+    found = classify(prompt, lambda: True)
+    assert found is not None and not found.ask
