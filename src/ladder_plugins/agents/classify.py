@@ -75,6 +75,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Optional
 
 from ..tracker.keywords import keywords_of, stem
@@ -196,6 +197,9 @@ def _operation_chinese(word: str) -> bool:
     return not word
 
 
+# one prompt is cleaned by the patterns, the word test and the complaint model in turn; the quoted-phrase pass
+# costs a quarter of a second on 40 KB of quotes, so the answer for the last few prompts is kept (a pure function)
+@lru_cache(maxsize=4)
 def cleaned(prompt: str) -> str:
     """What the patterns read: fenced code and quoted lines removed (pasted text is not the user speaking),
     quotes made straight, whitespace folded, a long prompt cut to its head and tail."""

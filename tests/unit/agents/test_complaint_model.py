@@ -128,3 +128,14 @@ def test_reading_the_model_imports_nothing_the_prompt_path_does_not_need():
              "print(sorted(m for m in ('random', 'tempfile', 'importlib.resources', 'zipfile') if m in sys.modules))\n")
     done = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.stdout.splitlines()[-1:] == ["[]"], done.stderr
+
+
+def test_one_prompt_is_cleaned_once_on_its_way_through_the_patterns_the_word_test_and_the_model():
+    from ladder_plugins.agents.classify import classify, cleaned
+
+    prompt = "'a " * 13_600  # 40 KB of quotes: the quoted-phrase pass is the costly part of cleaning
+    cleaned.cache_clear()
+    assert classify(prompt, lambda: True) is None
+    ask_reviewer.ask(prompt)
+    info = cleaned.cache_info()
+    assert info.misses == 1 and info.hits >= 2, info
