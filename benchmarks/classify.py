@@ -137,8 +137,11 @@ def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else float("nan")
 
 
-def write_model(rows: Sequence[Row]) -> None:
-    """Train the complaint model on the tuning rows and write its package file (``--write-model``)."""
+def write_model(rows: Sequence[Row], data: Path) -> None:
+    """Train the complaint model on the tuning rows and write its package file (``--write-model``); only from the
+    labelled set itself, so that no other file's rows become the shipped model."""
+    if data.resolve() != DATA.resolve():
+        raise SystemExit(f"--write-model trains the shipped model on {DATA.relative_to(ROOT)} only, not {data}")
     MODEL_FILE.write_text(model_of(rows).to_json(), encoding="utf-8")
     print(f"wrote {MODEL_FILE.relative_to(ROOT)}")
 
@@ -205,7 +208,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = arguments().parse_args(argv)
     rows = load(args.data)
     if args.write_model:
-        write_model(rows)
+        write_model(rows, args.data)
     if args.tuning_only:
         rows = [row for row in rows if row.split != _HELD_OUT]
     print(f"classifier on {args.data.relative_to(ROOT) if args.data.is_relative_to(ROOT) else args.data} "
