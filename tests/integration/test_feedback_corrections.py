@@ -190,3 +190,14 @@ def test_a_source_number_int_cannot_read_is_an_error_not_a_traceback(wrong):
                                      _source("CLAUDE.md#2", TESTS[1], "2026-05-02", "CLAUDE.md:4")]}}]
     with pytest.raises(LadderError, match="has no source .*: it has sources 1-2"):
         split(items, "run-test-commit", [wrong], [], date(2026, 6, 1))
+
+
+@pytest.mark.parametrize("damage", ['{"version": 1, "feedbacks": 5}', "{not json"])
+def test_a_correction_of_a_damaged_state_is_refused_and_leaves_it_where_it_is(project, damage):
+    """A scan keeps a damaged state aside and starts anew; a correction of named items has nothing to correct
+    then, so it says the file is damaged and moves nothing aside."""
+    root = project(TESTS[:2])
+    (root / STATE).write_text(damage)
+    said = _error(project, root, "merge", "a", "b")
+    assert "is damaged" in said and "a new state file is started" not in said, said
+    assert not list((root / STATE).parent.glob("*.damaged-*"))

@@ -90,10 +90,11 @@ class Tracker:
         if dry_run:
             state = self.state_file.read(repair=False)
             return change(state.items), state
-        with self.state_file.updating() as state:
+        # a damaged file is not kept aside for a new one here (a scan does that): there is nothing to correct in it
+        with self.state_file.updating(repair=False) as state:
             if state.read_only:
-                raise LadderError(f"{self.state_file.shown} is read-only to this ladder-plugins (see the warning "
-                                  "above); nothing was changed")
+                raise LadderError(f"{self.state_file.shown} is read-only to this ladder-plugins or damaged (see the "
+                                  "warning above); nothing was changed")
             done = change(state.items)
         return done, state
 

@@ -138,8 +138,9 @@ class StateFile:
         return State()
 
     @contextmanager
-    def updating(self) -> Iterator[State]:
-        """The state read under the lock; written back (atomically) when the block ends without error."""
+    def updating(self, *, repair: bool = True) -> Iterator[State]:
+        """The state read under the lock; written back (atomically) when the block ends without error. With
+        ``repair`` false a damaged file is left where it is and read as read-only (see :meth:`read`)."""
         self.check_place()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,7 +148,7 @@ class StateFile:
             raise LadderError(f"{self.shown}: cannot be written ({exc.strerror or exc}); nothing was changed") \
                 from None
         with held(Path(str(self.path) + ".lock"), self.shown):
-            state = self.read()
+            state = self.read(repair=repair)
             yield state
             if not state.read_only:
                 self.write(state)
