@@ -250,6 +250,18 @@ def _check_reviewer(diag: Diagnosis, settings: Any) -> None:
                           "gemini on PATH; captured complaints become lessons in the user's own words")
 
 
+def _check_complaint_model(diag: Diagnosis) -> None:
+    """The complaint model's weights, where prompts are captured for review (after :func:`_check_reviewer`): lost,
+    the prompt hook quietly asks the reviewer about fewer prompts, so it is said here."""
+    from ..agents.complaint_model import WEIGHTS, load
+
+    capturing = any("prompt" in kinds for kinds in diag.agent_hooks.values()) or diag.reviewer.get("pending")
+    if diag.reviewer.get("enabled") and capturing and load() is None:
+        diag.problem(f"the complaint model's weights (ladder_plugins/agents/{WEIGHTS}) are missing or damaged: "
+                     "prompts the patterns miss reach the reviewer only when the word test flags them",
+                     "reinstall ladder-plugins (python -m pip install --force-reinstall ladder-plugins)")
+
+
 def diagnose(start: Path) -> Diagnosis:
     diag = Diagnosis()
     settings = _check_config(diag, start)
@@ -262,6 +274,7 @@ def diagnose(start: Path) -> Diagnosis:
         _check_rules_block(diag, settings)
         _check_agent_hooks(diag, settings)
         _check_reviewer(diag, settings)
+        _check_complaint_model(diag)
     return diag
 
 

@@ -139,3 +139,13 @@ def test_one_prompt_is_cleaned_once_on_its_way_through_the_patterns_the_word_tes
     ask_reviewer.ask(prompt)
     info = cleaned.cache_info()
     assert info.misses == 1 and info.hits >= 2, info
+
+
+def test_doctor_says_when_the_weights_are_lost_where_prompts_are_captured(tmp_path, ladder_in_process, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[tool.ladder]\n")
+    env = {"HOME": str(tmp_path / "home"), "PATH": str(tmp_path / "empty")}
+    assert ladder_in_process(["hook", "install", "--agent", "claude"], tmp_path, **env).returncode == 0
+    assert "complaint model" not in ladder_in_process(["doctor"], tmp_path, **env).stdout
+    monkeypatch.setattr(complaint_model, "load", lambda: None)
+    done = ladder_in_process(["doctor"], tmp_path, **env)
+    assert done.returncode != 0 and "the complaint model's weights" in done.stdout and "reinstall" in done.stdout
