@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from .model import SourceContext
 
@@ -103,21 +103,24 @@ class Dating:
         """``path``'s modification time, saying why when git could not date it."""
         return Dated(file_day(path), f"{FILE_TIME} ({self.why_not()})" if self.why_not() else FILE_TIME)
 
-    def lines(self, path: Path, rel: str) -> tuple[dict[int, Dated], Dated]:
-        """The day each committed line of ``path`` was written (by line number), and the day of any other line:
+    def lines(self, path: Path, rel: str) -> tuple[dict[int, Dated], Callable[[], Dated]]:
+        """The day each committed line of ``path`` was written (by line number), and how to date any other line:
         the file's last commit when git tracks it and blame found no uncommitted line, else its modification
-        time. ``rel`` is ``path`` as the sighting names it; git is asked about the real file (:meth:`_tracked`)."""
+        time. That second answer is asked of git only when a line needs it (a committed file's lines are all
+        blamed), once per file. ``rel`` is ``path`` as the sighting names it; git is asked about the real file
+        (:meth:`_tracked`)."""
         if self.why_not():
-            return {}, self._file_time(path)
+            return {}, _once(lambda: self._file_time(path))
         from ..history.gitprocess import GitUnavailable
 
         rel = self._tracked(path, rel)
         try:
             blamed = self._git(["blame", "--porcelain", "--", rel])
         except GitUnavailable:
-            return {}, self._last_commit(path, rel)
-        uncommitted = re.search(f"^{_NOT_COMMITTED} ", blamed, re.M) is not None
-        return _parse_blame(blamed), self._file_time(path) if uncommitted else self._last_commit(path, rel)
+            return {}, _once(lambda: self._last_commit(path, rel))
+        if re.search(f"^{_NOT_COMMITTED} ", blamed, re.M) is not None:
+            return _parse_blame(blamed), _once(lambda: self._file_time(path))
+        return _parse_blame(blamed), _once(lambda: self._last_commit(path, rel))
 
     def _tracked(self, path: Path, rel: str) -> str:
         """The path git knows ``path`` by: the real file's, relative to the root, when ``path`` is a symlink (or
@@ -150,6 +153,18 @@ class Dating:
             seconds = ""
         day = day_of(int(seconds)) if seconds.isdigit() else None
         return Dated(day, LAST_COMMIT) if day else self._file_time(path)
+
+
+def _once(answer: Callable[[], Dated]) -> Callable[[], Dated]:
+    """``answer``, asked at most once."""
+    kept: list[Dated] = []
+
+    def ask() -> Dated:
+        if not kept:
+            kept.append(answer())
+        return kept[0]
+
+    return ask
 
 
 _HEADER = re.compile(r"^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$")

@@ -122,7 +122,7 @@ def test_a_git_that_hangs_is_given_up_and_the_files_time_taken(tmp_path, monkeyp
     monkeypatch.setenv("LADDER_GIT_GAVE_UP", "")  # gitprocess sets it on giving up: undone after the test
     dating = Dating(SourceContext(root=repo))
     dates, otherwise = dating.lines(repo / "CLAUDE.md", "CLAUDE.md")
-    assert dates == {} and otherwise.how.startswith("file time (git: git rev-parse did not finish")
+    assert dates == {} and otherwise().how.startswith("file time (git: git rev-parse did not finish")
 
 
 def test_a_date_after_the_scan_day_is_the_scan_day():
@@ -195,7 +195,27 @@ def test_a_blame_that_hangs_says_so_in_this_files_date_and_the_next_ones(tmp_pat
     monkeypatch.setenv("LADDER_GIT_GAVE_UP", "")  # gitprocess sets it on giving up: undone after the test
     dating = Dating(SourceContext(root=repo))
     dates, otherwise = dating.lines(repo / "CLAUDE.md", "CLAUDE.md")
-    assert dates == {} and otherwise.how.startswith("file time (git: git blame did not finish")
+    assert dates == {} and otherwise().how.startswith("file time (git: git blame did not finish")
     _, later = dating.lines(repo / ".claude/rules/api.md", ".claude/rules/api.md")
-    assert later.how.startswith("file time (git: git blame did not finish")
-    assert dating.file(repo / ".claude/settings.json", ".claude/settings.json").how == later.how
+    assert later().how.startswith("file time (git: git blame did not finish")
+    assert dating.file(repo / ".claude/settings.json", ".claude/settings.json").how == later().how
+
+
+@needs_git
+def test_a_committed_files_lines_are_dated_by_blame_alone_with_no_git_log_per_file(tmp_path, monkeypatch):
+    """Every line of a committed file is blamed, so the file's last commit (one more git process per file) is
+    asked only for a line blame did not date, and once."""
+    repo = _repo(tmp_path)
+    real = subprocess.run(["sh", "-c", "command -v git"], capture_output=True, text=True, check=True).stdout.strip()
+    calls = tmp_path / "calls"
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "git").write_text(f'#!/bin/sh\necho "$*" >> {calls}\nexec {real} "$@"\n')
+    (fake / "git").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
+    dating = Dating(SourceContext(root=repo))
+    dates, otherwise = dating.lines(repo / "CLAUDE.md", "CLAUDE.md")
+    logs = lambda: [line for line in calls.read_text().splitlines() if " log " in f" {line} "]  # noqa: E731
+    assert dates and logs() == []
+    assert otherwise() == otherwise() and otherwise().how == "git log"
+    assert len(logs()) == 1

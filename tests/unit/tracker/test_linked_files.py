@@ -135,7 +135,7 @@ def test_a_line_blame_gives_no_date_has_the_files_last_commit_not_its_file_time(
     (fake / "git").chmod(0o755)
     monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ['PATH']}")
     dates, otherwise = Dating(SourceContext(root=repo)).lines(repo / "AGENTS.md", "AGENTS.md")
-    assert dates == {} and (otherwise.day, otherwise.how) == ("2026-03-02", "git log")
+    assert dates == {} and (otherwise().day, otherwise().how) == ("2026-03-02", "git log")
 
 
 def test_a_broken_link_a_loop_a_directory_and_a_link_outside_are_warnings_naming_them(tmp_path):

@@ -17,7 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, List, Mapping, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Mapping, Optional, Set, Tuple
 
 from ...hookspecs import hookimpl
 from ...ladderdir.paths import inside
@@ -289,16 +289,18 @@ class _File:
     path: Path
     rel: str
     dates: Mapping[int, Dated]
-    otherwise: Dated
+    #: the day of a line blame did not date (asked of git only then)
+    otherwise: Callable[[], Dated]
 
     @classmethod
     def at(cls, path: Path, context: SourceContext, dating: Optional[Dating]) -> "_File":
         rel = relative(path, context.root)
-        dates, otherwise = dating.lines(path, rel) if dating is not None else ({}, Dated(None, ""))
+        dates, otherwise = dating.lines(path, rel) if dating is not None else ({}, lambda: Dated(None, ""))
         return cls(path, rel, dates, otherwise)
 
     def dated(self, line: int) -> Dated:
-        return self.dates.get(line, self.otherwise)
+        found = self.dates.get(line)
+        return found if found is not None else self.otherwise()
 
 
 def _feedback(pieces: Iterable[Piece]) -> List[Piece]:

@@ -218,7 +218,7 @@ def gemini_sightings(context: SourceContext) -> list[Sighting]:
         item = _ITEM.match(lines[index].rstrip("\r"))
         if item is None:
             continue
-        said, dated = " ".join(item.group("text").split()), dates.get(index + 1, otherwise)
+        said, dated = " ".join(item.group("text").split()), dates.get(index + 1) or otherwise()
         found.append(Sighting(1, said, f"{GEMINI.memory_file}:{index + 1} ({GEMINI.title} memory)", "gemini-memory",
                               identity_of(f"{GEMINI.memory_file}#gemini-memory", said), dated.day, dated=dated.how))
     return found
