@@ -16,6 +16,7 @@ unknown keys survive); it updates only those that read as items (:mod:`.item`).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -88,10 +89,10 @@ def topic_for(texts: Sequence[str], topics: Sequence[Topic], matcher: Optional[M
     in it), by :meth:`.similarity.Matcher.topic`; of topics as many texts are about, the one the earliest text is
     about; ``None`` when none is. One aside in an item of many texts does not pick its suggestion."""
     matcher = matcher or Matcher(topics)
-    found = [t for t in map(matcher.topic, texts) if t is not None]
-    if not found:
+    counted = Counter(t for t in map(matcher.topic, texts) if t is not None)  # in the order first met
+    if not counted:
         return None
-    best = max(found, key=lambda topic_id: (found.count(topic_id), -found.index(topic_id)))
+    best = max(counted, key=counted.__getitem__)  # the first of the most met: max keeps the first of equals
     return next((t for t in topics if t.id == best), None)
 
 
