@@ -198,6 +198,8 @@ def test_a_correction_of_a_damaged_state_is_refused_and_leaves_it_where_it_is(pr
     then, so it says the file is damaged and moves nothing aside."""
     root = project(TESTS[:2])
     (root / STATE).write_text(damage)
-    said = _error(project, root, "merge", "a", "b")
-    assert "is damaged" in said and "a new state file is started" not in said, said
+    for dry in ((), ("--dry-run",)):
+        said = _error(project, root, "merge", "a", "b", *dry)
+        assert "is damaged" in said and "a new state file is started" not in said, said
+        assert "or damaged (see the warning above)" in said and "no item" not in said, said
     assert not list((root / STATE).parent.glob("*.damaged-*"))

@@ -89,6 +89,9 @@ class Tracker:
         the state as read, writing nothing; a state that may not be written is refused, nothing changed."""
         if dry_run:
             state = self.state_file.read(repair=False)
+            if state.read_only and not state.items:  # damaged: said above; "no item" would hide why
+                raise LadderError(f"{self.state_file.shown} is read-only to this ladder-plugins or damaged (see the "
+                                  "warning above); nothing would change")
             return change(state.items), state
         # a damaged file is not kept aside for a new one here (a scan does that): there is nothing to correct in it
         with self.state_file.updating(repair=False) as state:
