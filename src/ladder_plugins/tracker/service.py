@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ..errors import LadderError
-from .correct import Correction, merge, split
 from .item import TrackerItem
 from .promotion import Overdue, due, overdue
 from .state import State, StateFile
-from .scan import Scan, apply_sightings, scan_context, scan_sources, tracker_manager
 from .topics import Topic
+
+if TYPE_CHECKING:
+    from .correct import Correction
+    from .scan import Scan
 
 __all__ = ["Tracker", "Overdue", "feedback_section"]
 
@@ -34,6 +36,8 @@ class Tracker:
     @property
     def pm(self) -> Any:
         if self._pm is None:
+            from .scan import tracker_manager
+
             self._pm = tracker_manager()
         return self._pm
 
@@ -46,6 +50,10 @@ class Tracker:
         return self._topics
 
     def _scan_into(self, state: State) -> Scan:
+        # the scan and its matcher (whose concept lexicon costs some 25 ms to build) only where a scan runs: what
+        # only reads the state (list, report --no-scan, the HTML report, doctor) does without them
+        from .scan import apply_sightings, scan_context, scan_sources
+
         context = scan_context(self.settings, self.warn, self.memory_dir)
         scan = apply_sightings(state.items, scan_sources(self.pm, context), self.pm, self.topics, self.today)
         for item_id in scan.untrusted:
@@ -77,11 +85,15 @@ class Tracker:
 
     def merge(self, keep: str, others: Sequence[str], *, dry_run: bool = False) -> tuple[Correction, State]:
         """The feedback of ``others`` is ``keep``'s (:func:`.correct.merge`); written unless ``dry_run``."""
+        from .correct import merge
+
         return self._correct(lambda items: merge(items, keep, others, self.topics, self.today), dry_run)
 
     def split(self, item: str, sources: Sequence[str], *, dry_run: bool = False) -> tuple[Correction, State]:
         """The sources numbered ``sources`` of ``item`` are other feedback (:func:`.correct.split`); written
         unless ``dry_run``."""
+        from .correct import split
+
         return self._correct(lambda items: split(items, item, sources, self.topics, self.today), dry_run)
 
     def _correct(self, change: Callable[[list[Any]], Correction], dry_run: bool) -> tuple[Correction, State]:
