@@ -28,18 +28,9 @@ from .promotion import is_promoted, recommended_level
 from .similarity import Matcher
 from .topics import Topic
 
-__all__ = ["BUILTIN_SOURCES", "Scan", "scan_sources", "apply_sightings", "topic_for", "start_item", "recount",
+__all__ = ["Scan", "scan_sources", "apply_sightings", "topic_for", "start_item", "recount",
            "stored_sighting", "settle", "scan_order"]
 
-#: the built-in sources, registered only when the tracker runs
-BUILTIN_SOURCES = (
-    "ladder_plugins.tracker.sources.memory",
-    "ladder_plugins.tracker.sources.journal",
-    "ladder_plugins.tracker.sources.docs",
-    "ladder_plugins.tracker.sources.hooks",
-    "ladder_plugins.tracker.sources.enforced.sightings",
-    "ladder_plugins.tracker.sources.hotspots",
-)
 _EXCERPT = 200
 
 
@@ -51,16 +42,6 @@ class Scan:
     new_occurrences: int = 0
     sightings: int = 0
     untrusted: list[str] = field(default_factory=list)
-
-
-def tracker_manager() -> Any:
-    """A plugin manager with the built-in sources and the installed plugins (a new one: the process-wide
-    manager of lint runs never carries the tracker's sources)."""
-    import importlib
-
-    from ..plugins import make_plugin_manager
-
-    return make_plugin_manager(extra=[importlib.import_module(name) for name in BUILTIN_SOURCES])
 
 
 def _valid_sighting(found: Any) -> bool:

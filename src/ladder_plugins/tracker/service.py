@@ -36,7 +36,7 @@ class Tracker:
     @property
     def pm(self) -> Any:
         if self._pm is None:
-            from .scan import tracker_manager
+            from .manager import tracker_manager
 
             self._pm = tracker_manager()
         return self._pm
