@@ -14,8 +14,9 @@ import re
 
 __all__ = ["READ", "is_feedback", "asks", "plain"]
 
-#: a piece is judged by its first this many characters: whether it opens with a name and asks something shows
-#: there, and the path pattern's work grows with the square of what it reads (a line of 50,000 dashes)
+#: a piece longer than this is feedback without being read: no link or index line is that long, the path
+#: pattern's work grows with the square of what it reads (a line of 50,000 dashes), and judging only a head would
+#: leave out, unsaid, a rule asked past it
 READ = 1000
 
 _PATH = (r"(?:[\w.~*@-]*/[\w.~*@{}-]*/[\w./*@{}-]*|[\w.~*@-]*/[\w*@{}-]*\.[\w./*@{}-]*|[\w.~*@-]+/(?!\w)"
@@ -64,14 +65,19 @@ def plain(text: str) -> str:
 def asks(text: str) -> bool:
     """Whether ``text`` (once :func:`plain`) asks or forbids something: a word of a norm, or a clause that opens
     with a verb of an instruction."""
-    rest = plain(text)
+    return _asks(plain(text))
+
+
+def _asks(rest: str) -> bool:
     return bool(_NORMS.search(rest)) or any(m.group(1).lower() in _VERBS for m in _OPENER.finditer(rest))
 
 
 def is_feedback(text: str) -> bool:
-    """Whether a piece of an instruction file is feedback (see the module docstring), by its first :data:`READ`
-    characters."""
-    text = text[:READ]
-    if not _WORD.search(plain(text)):
+    """Whether a piece of an instruction file is feedback (see the module docstring); one longer than
+    :data:`READ` characters is."""
+    if len(text) > READ:
+        return True
+    rest = plain(text)
+    if not _WORD.search(rest):
         return False
-    return asks(text) if _NAMED.match(text) else True
+    return _asks(rest) if _NAMED.match(text) else True

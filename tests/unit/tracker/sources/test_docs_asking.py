@@ -104,8 +104,11 @@ def test_inline_code_spans_pair_runs_of_the_same_length(text, spans):
     assert len(asking._CODE.findall(text)) == spans
 
 
-def test_a_piece_is_judged_by_its_head():
+def test_a_piece_too_long_to_judge_is_kept_not_dropped_unsaid():
+    """Judged by its head, this piece was left out although it asks something past the head: a rule lost
+    without a word. A piece over READ characters is kept; its head alone is still no feedback."""
     from ladder_plugins.tracker.sources.asking import READ
 
     head = "`ruff` via `make lint`"
-    assert is_feedback(head + " " * READ + "You must run it.") == is_feedback(head) is False
+    assert is_feedback(head) is False
+    assert is_feedback(head + " " * READ + "You must run it.") is True
