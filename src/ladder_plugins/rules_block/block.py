@@ -211,8 +211,12 @@ def heading_line(section: Section) -> str:
 
 def gives_in_full(block: str, severity: str, title: str) -> bool:
     """Whether a written block holds a section of this severity and title in full (its heading, whatever its
-    count has grown to since), not only named in a demoted line."""
-    heading = f"{FULL_PREFIX}{severity}: {plain_line(title, TITLE_CAP) or '(untitled)'} ("
+    count has grown to since), not only named in a demoted line. The heading is :func:`heading_line`'s, read
+    up to its count."""
+    if severity not in SEVERITIES:
+        return False
+    probe = heading_line(Section("", severity, title, count=0))
+    heading = probe[:-len("0\u00d7)")]
     # the count must follow: "Never catch Exception (" also begins the heading of "Never catch Exception (in ...)"
     return any(line.startswith(heading) and _COUNT_TAIL.fullmatch(line[len(heading):].rstrip()) is not None
                for line in block.splitlines())

@@ -60,3 +60,12 @@ def test_a_lesson_whose_title_begins_another_given_in_full_is_still_given(tmp_pa
     block = render_block(lesson_sections(read_lessons(tmp_path))).text
     assert gives_in_full(block, "Major", "Never catch Exception (in the parser)")
     assert not gives_in_full(block, "Major", "Never catch Exception")
+
+
+def test_the_heading_looked_for_is_the_one_the_block_writes():
+    from ladder_plugins.rules_block.block import Section, gives_in_full, heading_line
+
+    written = heading_line(Section("k", "Critical", "Pin <every> dependency", count=7))
+    assert gives_in_full(written, "Critical", "Pin <every> dependency")
+    assert not gives_in_full(written, "Major", "Pin <every> dependency")
+    assert not gives_in_full(written, "Trivial", "Pin <every> dependency")  # no such severity: no heading, no error
