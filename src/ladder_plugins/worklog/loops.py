@@ -62,7 +62,7 @@ def loop_reports(log: WorkLog) -> list[Report]:
 
 def loops_at(log: WorkLog, report: Report) -> int:
     """The loop reports at and below ``report``: the N its ``loop: N of M`` says."""
-    return sum(1 for r in log.reports[report.index:] if is_loop(r))
+    return _loops_below(log)[report.index]
 
 
 def loop_numbers(text: Optional[str]) -> Optional[tuple[int, int]]:
