@@ -203,3 +203,14 @@ def test_a_correction_of_a_damaged_state_is_refused_and_leaves_it_where_it_is(pr
         assert "is damaged" in said and "a new state file is started" not in said, said
         assert "or damaged (see the warning above)" in said and "no item" not in said, said
     assert not list((root / STATE).parent.glob("*.damaged-*"))
+
+
+def test_a_merge_counts_the_sources_a_listing_numbers_not_junk_beside_them(project):
+    root = project(TESTS[:2])
+    a, b = (_holder(root, text)[0]["id"] for text in TESTS[:2])
+    data = json.loads((root / STATE).read_text())
+    next(i for i in data["feedbacks"] if i["id"] == b)["ladder"]["sources"].append(5)
+    (root / STATE).write_text(json.dumps(data))
+    done = project.run("merge", a, b)
+    assert done.returncode == 0, done.stderr
+    assert "1 source moved" in done.stdout or "moved 1 source" in done.stdout, done.stdout

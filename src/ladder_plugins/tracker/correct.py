@@ -87,11 +87,12 @@ def _dates(keep: dict[str, Any], group: Sequence[dict[str, Any]]) -> None:
 
 
 def _absorb(items: list[Any], keep: dict[str, Any], others: Sequence[dict[str, Any]]) -> int:
-    """The sources of ``others`` moved into ``keep``, and ``others`` removed: how many sources moved."""
+    """The sources of ``others`` moved into ``keep``, and ``others`` removed: how many counted sources moved (as a
+    listing numbers them; an entry that is no source moves along, uncounted)."""
     moved = [src for other in others for src in _sources(other)]
     _sources(keep).extend(moved)
     items[:] = [i for i in items if not any(i is other for other in others)]
-    return len(moved)
+    return sum(isinstance(src, dict) for src in moved)
 
 
 def merge(items: list[Any], keep_id: str, other_ids: Sequence[str], topics: Sequence[Topic],
